@@ -1,0 +1,72 @@
+// swift-tools-version: 6.1
+// Thunderstorm: the firmware-style core of a GPS weather display on a Linux SBC.
+// Layers (ARCHITECTURE §3), dependencies pointing down only:
+//   thunderstorm (CLI) → Board → HAL
+//   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files) → HAL, CLinuxHAL
+//   HALSim   (simulated twins for tests and `simulate`)                      → HAL, CLinuxHAL (pty)
+// The libgpiod and libi2c bindings (CLinuxHardware) are built only with the `Hardware` trait,
+// so a fresh machine needs nothing but the Swift toolchain for `swift test`.
+import PackageDescription
+
+let hardware = TargetDependencyCondition.when(traits: ["Hardware"])
+let system = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
+
+let package = Package(
+    name: "Thunderstorm",
+    products: [
+        .executable(name: "thunderstorm", targets: ["thunderstorm"]),
+        .library(name: "HAL", targets: ["HAL"]),
+        .library(name: "HALLinux", targets: ["HALLinux"]),
+        .library(name: "HALSim", targets: ["HALSim"]),
+        .library(name: "Board", targets: ["Board"]),
+    ],
+    traits: [
+        .trait(
+            name: "Hardware",
+            description: "Bind libgpiod (1.6 or 2.x) and libi2c; needs libgpiod-dev and libi2c-dev."
+        )
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    ],
+    targets: [
+        // C shims. CLinuxHAL needs only the kernel and libc headers; CLinuxHardware needs the
+        // Debian -dev packages and is compiled only when the Hardware trait is on.
+        .target(name: "CLinuxHAL"),
+        .target(
+            name: "CLinuxHardware",
+            linkerSettings: [.linkedLibrary("gpiod"), .linkedLibrary("i2c")]
+        ),
+
+        .target(name: "HAL", dependencies: [system]),
+        .target(
+            name: "HALLinux",
+            dependencies: [
+                "HAL", "CLinuxHAL", system,
+                .target(name: "CLinuxHardware", condition: hardware),
+            ]
+        ),
+        .target(name: "HALSim", dependencies: ["HAL", "CLinuxHAL", system]),
+        .target(name: "Board", dependencies: ["HAL"]),
+        .executableTarget(
+            name: "thunderstorm",
+            dependencies: [
+                "HAL", "HALLinux", "Board",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "HALTests", dependencies: ["HAL"]),
+        .testTarget(
+            name: "HALLinuxTests",
+            dependencies: [
+                "HALLinux", "HALSim", "CLinuxHAL", system,
+                .target(name: "CLinuxHardware", condition: hardware),
+            ]
+        ),
+        .testTarget(name: "HALSimTests", dependencies: ["HALSim", "HAL", "HALLinux"]),
+        .testTarget(name: "BoardTests", dependencies: ["Board"]),
+        .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm"]),
+    ]
+)

@@ -1,0 +1,56 @@
+// C shim for the parts of Linux that Swift's Glibc module hides or cannot call:
+// variadic ioctl/open, timerfd/eventfd/signalfd (GNU extensions), pseudo-terminals, and the
+// i2c-dev and GPIO uAPI structures. Only kernel and libc headers: no -dev package needed.
+#ifndef CLINUXHAL_H
+#define CLINUXHAL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <poll.h>
+#include <signal.h>
+#include <termios.h>
+#include <time.h>
+#include <linux/i2c.h>
+#include <linux/i2c-dev.h>
+#include <linux/gpio.h>
+
+// ioctl(2) is variadic; these are its two shapes.
+int th_ioctl_ptr(int fd, unsigned long request, void *arg);
+int th_ioctl_int(int fd, unsigned long request, unsigned long arg);
+// open(2) is variadic (the mode).
+int th_open(const char *path, int flags, mode_t mode);
+
+// Request numbers: macros built from _IOR/_IOWR do not import into Swift.
+extern const unsigned long TH_I2C_SLAVE;
+extern const unsigned long TH_I2C_RDWR;
+extern const unsigned long TH_I2C_FUNCS;
+extern const unsigned long TH_TIOCEXCL;
+extern const unsigned long TH_TIOCNXCL;
+extern const unsigned long TH_GPIO_GET_CHIPINFO;
+extern const unsigned long TH_GPIO_GET_LINEINFO;
+extern const uint16_t TH_I2C_M_RD;
+
+// timerfd, eventfd, signalfd (GNU extensions).
+int th_timerfd_create_monotonic(void);
+int th_timerfd_settime_abs(int fd, int64_t deadline_ns, int64_t interval_ns);
+int th_eventfd(unsigned int initial);
+int th_signalfd(int fd, const int *signals, int count);
+int th_block_signals(const int *signals, int count);
+// Reads one signalfd_siginfo and returns its signal number through *signo.
+ssize_t th_signalfd_read(int fd, int *signo);
+
+// Pseudo-terminal master (posix_openpt + grantpt + unlockpt); the slave's path into `name`.
+int th_openpt(char *name, size_t name_size);
+
+// termios: raw 8N1 at `baud` (a plain number such as 9600); -1 with errno EINVAL for others.
+speed_t th_baud_constant(int baud);
+void th_termios_make_raw_8n1(struct termios *t, speed_t speed);
+
+// The uAPI v1 structures are stable since Linux 4.8 and still served by every kernel.
+typedef struct gpiochip_info th_gpiochip_info;
+typedef struct gpioline_info th_gpioline_info;
+typedef struct i2c_msg th_i2c_msg;
+typedef struct i2c_rdwr_ioctl_data th_i2c_rdwr;
+
+#endif

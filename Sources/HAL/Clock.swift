@@ -1,0 +1,76 @@
+/// A point on the monotonic clock, in nanoseconds since an arbitrary origin (boot, on Linux).
+///
+/// The monotonic clock never jumps: every timeout, retry, debounce and staleness check uses it.
+/// On Linux it is `CLOCK_MONOTONIC`, the clock libgpiod stamps edges with and timerfd arms on.
+public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    public static let zero = Instant(nanoseconds: 0)
+
+    public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
+
+    public static func + (a: Instant, d: Duration) -> Instant {
+        Instant(nanoseconds: a.nanoseconds &+ d.nanoseconds)
+    }
+
+    public static func - (a: Instant, d: Duration) -> Instant {
+        Instant(nanoseconds: a.nanoseconds &- d.nanoseconds)
+    }
+
+    public static func - (a: Instant, b: Instant) -> Duration {
+        .nanoseconds(a.nanoseconds &- b.nanoseconds)
+    }
+
+    public static func += (a: inout Instant, d: Duration) { a = a + d }
+
+    public var description: String { "\(Duration.nanoseconds(nanoseconds))" }
+}
+
+/// Civil time: seconds and nanoseconds since 1970-01-01T00:00:00Z (`CLOCK_REALTIME`).
+///
+/// It can jump (NTP, a GPS time fix, a user), so it is only read to show the time of day and to
+/// stamp things people read; it never measures an interval.
+public struct WallTime: Comparable, Hashable, Sendable {
+    public var seconds: Int64
+    public var nanoseconds: Int32
+
+    public init(seconds: Int64, nanoseconds: Int32 = 0) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
+    public static func < (a: WallTime, b: WallTime) -> Bool {
+        (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
+    }
+
+    public static func + (a: WallTime, d: Duration) -> WallTime {
+        let total = Int128(a.seconds) * 1_000_000_000 + Int128(a.nanoseconds) + Int128(d.nanoseconds)
+        let (s, n) = total.quotientAndRemainder(dividingBy: 1_000_000_000)
+        return n < 0
+            ? WallTime(seconds: Int64(s) - 1, nanoseconds: Int32(n + 1_000_000_000))
+            : WallTime(seconds: Int64(s), nanoseconds: Int32(n))
+    }
+}
+
+/// Where the device gets its time from: the real clocks on Linux, a virtual clock that tests
+/// advance by hand. Injected everywhere; nothing reads a global clock.
+///
+/// Two required methods because there are two clocks with different promises (see `Instant` and
+/// `WallTime`); neither allocates or blocks.
+public protocol DeviceClock {
+    /// The monotonic time now.
+    func now() -> Instant
+    /// The civil time now.
+    func wallTime() -> WallTime
+}
+
+extension Duration {
+    /// The whole duration in nanoseconds, saturating at the bounds of `Int64` (about 292 years).
+    public var nanoseconds: Int64 {
+        let (s, attos) = components
+        let total = Int128(s) * 1_000_000_000 + Int128(attos / 1_000_000_000)
+        return Int64(clamping: total)
+    }
+}

@@ -1,0 +1,80 @@
+import SystemPackage
+
+/// An edge seen on one input line, stamped by whoever saw it first (the kernel, on Linux).
+public struct Edge: Equatable, Sendable {
+    public enum Direction: Sendable, Equatable {
+        /// Low to high. A button to ground with a pull-up is *released*.
+        case rising
+        /// High to low. A button to ground with a pull-up is *pressed*.
+        case falling
+    }
+
+    /// The index of the line in the request (0 for the first line requested), not its offset.
+    public var line: Int
+    public var direction: Direction
+    /// When the edge happened, on the monotonic clock (`CLOCK_MONOTONIC`, as libgpiod reports).
+    public var time: Instant
+
+    public init(line: Int, direction: Direction, time: Instant) {
+        self.line = line
+        self.direction = direction
+        self.time = time
+    }
+}
+
+/// A set of input lines requested together, with edge detection on both edges.
+///
+/// Two required methods, because a debouncer needs both: the edges (with their timestamps) to
+/// notice a press at once, and the settled levels to decide what the contact did once it has
+/// stopped bouncing (edges can be dropped when the kernel's event buffer overflows).
+public protocol DigitalInputs {
+    /// Copies pending edges, oldest first, into `buffer`; returns how many. Never blocks.
+    mutating func readEdges(into buffer: UnsafeMutableBufferPointer<Edge>) throws(GPIOError) -> Int
+
+    /// The physical level of every line now, bit `i` for line `i` (1 = high).
+    mutating func levels() throws(GPIOError) -> UInt32
+}
+
+/// Pull resistor for an input line (needs kernel ≥ 5.5 on Linux).
+public enum Bias: String, Sendable, CaseIterable {
+    case pullUp = "pull-up", pullDown = "pull-down", disabled = "disabled", asIs = "as-is"
+}
+
+/// A GPIO failure with a kind shared by every backend.
+public struct GPIOError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// No gpiochip with that label or path.
+        case noChip
+        /// No line with that name or offset on the chip.
+        case noLine
+        /// Another process or a kernel driver holds the line.
+        case busy
+        /// On Raspberry Pi OS: add the user to the `gpio` group.
+        case permissionDenied
+        /// The kernel or chip cannot do it (bias before 5.5, edge detection on this line).
+        case unsupported
+        case other
+    }
+
+    public var kind: Kind
+    public var errno: Errno?
+
+    public init(_ kind: Kind, errno: Errno? = nil) {
+        self.kind = kind
+        self.errno = errno
+    }
+
+    public var description: String {
+        let what: String
+        switch kind {
+        case .noChip: what = "no such GPIO chip"
+        case .noLine: what = "no such GPIO line"
+        case .busy: what = "GPIO line in use by another process or driver"
+        case .permissionDenied: what = "permission denied (is the user in the gpio group?)"
+        case .unsupported: what = "not supported by this kernel or chip"
+        case .other: what = "GPIO error"
+        }
+        guard let errno else { return what }
+        return "\(what) (\(errno))"
+    }
+}
