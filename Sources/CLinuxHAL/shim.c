@@ -9,10 +9,13 @@
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <sys/file.h>
+#include <linux/serial.h>
 
 int th_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
 int th_ioctl_int(int fd, unsigned long request, unsigned long arg) { return ioctl(fd, request, arg); }
 int th_open(const char *path, int flags, mode_t mode) { return open(path, flags, mode); }
+int th_flock(int fd, int operation) { return flock(fd, operation); }
 
 const unsigned long TH_I2C_SLAVE = I2C_SLAVE;
 const unsigned long TH_I2C_RDWR = I2C_RDWR;
@@ -104,4 +107,11 @@ void th_termios_make_raw_8n1(struct termios *t, speed_t speed) {
     t->c_cc[VTIME] = 0;
     cfsetispeed(t, speed);
     cfsetospeed(t, speed);
+}
+
+int th_serial_port_type(int fd) {
+    struct serial_struct info;
+    memset(&info, 0, sizeof info);
+    if (ioctl(fd, TIOCGSERIAL, &info) != 0) return -1;
+    return info.type;
 }

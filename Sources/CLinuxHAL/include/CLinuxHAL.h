@@ -20,6 +20,8 @@ int th_ioctl_ptr(int fd, unsigned long request, void *arg);
 int th_ioctl_int(int fd, unsigned long request, unsigned long arg);
 // open(2) is variadic (the mode).
 int th_open(const char *path, int flags, mode_t mode);
+// flock(2): Swift resolves the name to `struct flock` from <fcntl.h>.
+int th_flock(int fd, int operation);
 
 // Request numbers: macros built from _IOR/_IOWR do not import into Swift.
 extern const unsigned long TH_I2C_SLAVE;
@@ -52,5 +54,8 @@ typedef struct gpiochip_info th_gpiochip_info;
 typedef struct gpioline_info th_gpioline_info;
 typedef struct i2c_msg th_i2c_msg;
 typedef struct i2c_rdwr_ioctl_data th_i2c_rdwr;
+
+// TIOCGSERIAL's `type`: PORT_UNKNOWN (0) for a ttyS* with no UART behind it; -1 with errno.
+int th_serial_port_type(int fd);
 
 #endif

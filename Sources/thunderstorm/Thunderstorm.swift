@@ -1,0 +1,27 @@
+import ArgumentParser
+import Glibc
+
+/// The `thunderstorm` command. Exit codes follow sysexits (ARCHITECTURE §6): 0 success,
+/// 64 usage, 65 bad data, 66 no input, 69 unavailable, 74 I/O error, 75 temporary failure.
+@main
+struct Thunderstorm: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thunderstorm",
+        abstract: "A GPS weather display for Linux single-board computers.",
+        subcommands: [HALCommand.self, BoardCommand.self]
+    )
+}
+
+/// Writes one line to standard error.
+func printError(_ line: String) {
+    var stderr = StandardError()
+    print(line, to: &stderr)
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        string.utf8CString.withUnsafeBufferPointer { buffer in
+            _ = fputs(buffer.baseAddress!, Glibc.stderr)
+        }
+    }
+}

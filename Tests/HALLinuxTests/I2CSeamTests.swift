@@ -1,0 +1,112 @@
+import CLinuxHAL
+import Glibc
+import HAL
+@testable import HALLinux
+import SystemPackage
+import Testing
+
+@Suite struct I2CSeamTests {
+    @Test func writeSelectsAddressOnceThenWrites() throws {
+        let calls = ScriptedSystemCalls()
+        var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+        try bus.write(address: 0x3C, [0x00, 0xAE])
+        try bus.write(address: 0x3C, [0x40, 0xFF])
+        try bus.write(address: 0x27, [0x08])
+        #expect(calls.calls == [
+            .open("/dev/i2c-1", O_RDWR | O_CLOEXEC),
+            .ioctl(7, TH_I2C_SLAVE, 0x3C), .write(7, [0x00, 0xAE]),
+            .write(7, [0x40, 0xFF]),
+            .ioctl(7, TH_I2C_SLAVE, 0x27), .write(7, [0x08]),
+        ])
+    }
+
+    @Test func registerReadIsOneRDWRWithRepeatedStart() throws {
+        let calls = ScriptedSystemCalls()
+        var seen: [(addr: UInt16, flags: UInt16, len: UInt16, first: UInt8?)] = []
+        calls.ioctlBehaviour = { request, argument in
+            guard request == TH_I2C_RDWR, let argument else { return }
+            let data = argument.assumingMemoryBound(to: th_i2c_rdwr.self).pointee
+            for i in 0..<Int(data.nmsgs) {
+                let m = data.msgs[i]
+                seen.append((m.addr, m.flags, m.len, m.flags == 0 ? m.buf.pointee : nil))
+                if m.flags & TH_I2C_M_RD != 0 { m.buf.pointee = 0x60 }  // the BME280's chip id
+            }
+        }
+        var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+        let id = try bus.readRegister(address: 0x76, 0xD0)
+        #expect(id == 0x60)
+        #expect(calls.names("ioctl").count == 1)
+        #expect(seen.count == 2)
+        #expect(seen[0].addr == 0x76 && seen[0].flags == 0 && seen[0].len == 1 && seen[0].first == 0xD0)
+        #expect(seen[1].addr == 0x76 && seen[1].flags == TH_I2C_M_RD && seen[1].len == 1)
+        #expect(calls.names("write").isEmpty)
+    }
+
+    @Test(arguments: [
+        (ENXIO, I2CError.Kind.noAcknowledge(.address)),
+        (EREMOTEIO, .noAcknowledge(.unknown)),
+        (EAGAIN, .arbitrationLoss),
+        (ETIMEDOUT, .timeout),
+        (EIO, .bus),
+        (EBUSY, .bus),
+        (ENODEV, .bus),
+        (ESHUTDOWN, .bus),
+        (EPROTO, .other),
+        (EINVAL, .other),
+        (EOPNOTSUPP, .other),
+    ])
+    func transferErrnoMapsToKind(errno: Int32, kind: I2CError.Kind) throws {
+        for reads in [false, true] {
+            let calls = ScriptedSystemCalls()
+            var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+            calls.fail(reads ? "ioctl" : "write", with: errno)
+            #expect(throws: I2CError(kind, errno: Errno(rawValue: errno))) {
+                if reads { _ = try bus.readRegister(address: 0x76, 0xD0) } else { try bus.write(address: 0x3C, [0, 0xAF]) }
+            }
+        }
+    }
+
+    @Test func transferRetriesEINTR() throws {
+        let calls = ScriptedSystemCalls()
+        var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+        try bus.write(address: 0x3C, [0x00])  // selects the address
+        calls.fail("write", with: EINTR, EINTR, EINTR)
+        try bus.write(address: 0x3C, [0x00, 0xAF])
+        #expect(calls.names("write").count == 5)
+    }
+
+    @Test func shortWriteIsADataNACK() throws {
+        let calls = ScriptedSystemCalls()
+        var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+        calls.shortWrite = 1
+        #expect(throws: I2CError(.noAcknowledge(.data))) { try bus.write(address: 0x3C, [0x40, 1, 2, 3]) }
+    }
+
+    @Test func oversizedPayloadIsRefusedNotClamped() throws {
+        let calls = ScriptedSystemCalls()
+        var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+        try bus.write(address: 0x3C, [UInt8](repeating: 0, count: 8192))
+        #expect(throws: I2CError(.other, errno: .messageTooLong)) {
+            try bus.write(address: 0x3C, [UInt8](repeating: 0, count: 8193))
+        }
+        #expect(calls.names("write").count == 1)
+    }
+
+    @Test func addressOwnedByKernelDriverIsReported() throws {
+        let calls = ScriptedSystemCalls()
+        var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+        calls.fail("ioctl", with: EBUSY)
+        #expect(throws: I2CError(.other, errno: .resourceBusy)) { try bus.write(address: 0x3C, [0]) }
+        // Not remembered as selected: the next write asks again.
+        try bus.write(address: 0x3C, [0])
+        #expect(calls.names("ioctl").count == 2)
+    }
+
+    @Test func missingBusIsOtherWithErrno() {
+        let calls = ScriptedSystemCalls()
+        calls.fail("open", with: ENOENT)
+        #expect(throws: I2CError(.other, errno: .noSuchFileOrDirectory)) {
+            _ = try LinuxI2CBus(path: "/dev/i2c-9", calls: calls)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import CLinuxHAL
+import Glibc
+@testable import HALLinux
+import Testing
+
+@Suite struct ProbeTests {
+    @Test func readsChipLabelAndLineNamesThroughTheSeam() {
+        let calls = ScriptedSystemCalls()
+        calls.directories["/dev"] = ["gpiochip0", "i2c-1", "null", "serial0", "ttyAMA0", "ttyS0x"]
+        calls.ioctlBehaviour = { request, argument in
+            guard let argument else { return }
+            if request == TH_GPIO_GET_CHIPINFO {
+                let info = argument.assumingMemoryBound(to: th_gpiochip_info.self)
+                set(&info.pointee.name, "gpiochip0")
+                set(&info.pointee.label, "pinctrl-bcm2711")
+                info.pointee.lines = 3
+            } else if request == TH_GPIO_GET_LINEINFO {
+                let line = argument.assumingMemoryBound(to: th_gpioline_info.self)
+                set(&line.pointee.name, ["ID_SDA", "", "GPIO2"][Int(line.pointee.line_offset)])
+            }
+        }
+        let inventory = HardwareInventory.scan(root: "/", calls: calls)
+        #expect(inventory.gpioChips == [
+            .init(path: "/dev/gpiochip0", name: "gpiochip0", label: "pinctrl-bcm2711",
+                  lineNames: ["ID_SDA", "", "GPIO2"], problem: nil)
+        ])
+        #expect(inventory.i2cAdapters.map(\.path) == ["/dev/i2c-1"])
+        #expect(inventory.serialPorts.map(\.path) == ["/dev/serial0", "/dev/ttyAMA0"])
+        #expect(calls.calls.contains(.directoryEntries("/dev/serial/by-id")))
+    }
+
+    @Test func aFileThatIsNotAChipIsReportedNotFatal() throws {
+        let dir = try TemporaryDirectory()
+        mkdir(dir.path + "/dev", 0o755)
+        let fd = open(dir.path + "/dev/gpiochip0", O_CREAT | O_WRONLY, 0o644)
+        close(fd)
+        let inventory = HardwareInventory.scan(root: dir.path, calls: LiveSystemCalls())
+        #expect(inventory.gpioChips.count == 1)
+        #expect(inventory.gpioChips.first?.problem?.hasPrefix("not a GPIO character device") == true)
+        unlink(dir.path + "/dev/gpiochip0")
+        rmdir(dir.path + "/dev")
+    }
+
+    @Test func serialCandidatesByName() {
+        #expect(HardwareInventory.isSerialCandidate("ttyACM0"))
+        #expect(HardwareInventory.isSerialCandidate("serial0"))
+        #expect(!HardwareInventory.isSerialCandidate("ttyS0x"))
+        #expect(!HardwareInventory.isSerialCandidate("tty1"))
+        #expect(!HardwareInventory.isSerialCandidate("ttyprintk"))
+    }
+}
+
+private func set<T>(_ field: inout T, _ text: String) {
+    withUnsafeMutableBytes(of: &field) { raw in
+        raw.initializeMemory(as: UInt8.self, repeating: 0)
+        for (i, byte) in text.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+    }
+}
