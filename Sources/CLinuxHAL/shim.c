@@ -103,7 +103,10 @@ void th_termios_make_raw_8n1(struct termios *t, speed_t speed) {
     t->c_cflag &= ~(CSTOPB | PARENB | CRTSCTS); // one stop bit, no parity, no hardware flow control
     t->c_cflag |= CLOCAL | CREAD;          // ignore modem lines, enable the receiver
     t->c_iflag &= ~(IXON | IXOFF | IXANY); // no software flow control: NMEA is plain ASCII
-    t->c_cc[VMIN] = 0;                     // reads return what is there (with O_NONBLOCK: EAGAIN)
+    // VMIN 1, VTIME 0 with O_NONBLOCK: an empty tty answers EAGAIN, so a read of 0 bytes can only
+    // mean end of file (hang-up). With VMIN 0, n_tty returns 0 for "nothing yet" as well, and an
+    // unplugged receiver could not be told from a quiet one.
+    t->c_cc[VMIN] = 1;
     t->c_cc[VTIME] = 0;
     cfsetispeed(t, speed);
     cfsetospeed(t, speed);

@@ -20,8 +20,7 @@ func printError(_ line: String) {
 
 struct StandardError: TextOutputStream {
     mutating func write(_ string: String) {
-        string.utf8CString.withUnsafeBufferPointer { buffer in
-            _ = fputs(buffer.baseAddress!, Glibc.stderr)
-        }
+        var text = string
+        text.withUTF8 { bytes in _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
     }
 }

@@ -26,7 +26,7 @@ import Testing
         #expect(t.c_cflag & tcflag_t(CRTSCTS) == 0)
         #expect(t.c_lflag & tcflag_t(ICANON | ECHO | ISIG) == 0)
         #expect(t.c_iflag & tcflag_t(IXON | IXOFF | ICRNL) == 0)
-        #expect(t.c_cc.6 == 0)  // VMIN
+        #expect(t.c_cc.6 == 1)  // VMIN: with O_NONBLOCK, empty is EAGAIN and 0 bytes is end of file
         #expect(t.c_cc.5 == 0)  // VTIME
     }
 

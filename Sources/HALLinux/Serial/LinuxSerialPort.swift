@@ -11,7 +11,7 @@ import SystemPackage
 ///
 /// Unplug and hang-up are detected however the kernel reports them: POLLHUP/POLLERR on the
 /// descriptor (`checkHangUp(revents:)`), EIO, ENXIO or ENODEV from `read`, or a zero-byte read,
-/// which on a non-blocking tty means end of file (an empty tty answers EAGAIN instead).
+/// which means end of file: the port is set to VMIN 1, so an empty tty answers EAGAIN instead.
 public final class LinuxSerialPort<Calls: SystemCalls>: SerialPort {
     public let fileDescriptor: CInt
     public let baudRate: BaudRate
