@@ -1,0 +1,225 @@
+/// A strict, allocation-light JSON grammar walk that says *where* a document goes wrong and which
+/// keys it repeats.
+///
+/// It builds no values; `JSONDecoder` does that. It exists for two things the decoder does not
+/// give: a line and column for a syntax error (the decoder on Linux reports only "not valid
+/// JSON"), and duplicate keys (the decoder keeps one of them silently, so a second `"display"`
+/// block would quietly replace the first). Trailing commas are accepted because the decoder
+/// accepts them; the scanner must not call a document broken that the decoder reads.
+struct JSONSyntaxScanner {
+    /// A key that appears twice in one object, by field path, with the line of the repeat.
+    struct Duplicate: Equatable {
+        var path: String
+        var line: Int
+    }
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var line = 1
+    private var lineStart = 0
+    private(set) var duplicates: [Duplicate] = []
+
+    /// Deeper than any board file; keeps the recursion far from the stack limit on a Pi.
+    private static let maximumDepth = 256
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        // A UTF-8 byte-order mark, as some Windows editors write, is not an error.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
+    }
+
+    /// The first syntax error, or nil when the whole document is well-formed.
+    mutating func firstError() -> JSONSyntaxError? {
+        do throws(JSONSyntaxError) {
+            skipWhitespace()
+            if index == bytes.count { throw fail("the file is empty; a board file is one JSON object { … }") }
+            try value(path: "", depth: 0)
+            skipWhitespace()
+            if index < bytes.count { throw fail("unexpected \(found) after the end of the document") }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // MARK: Grammar
+
+    private mutating func value(path: String, depth: Int) throws(JSONSyntaxError) {
+        guard depth < Self.maximumDepth else { throw fail("nested more than \(Self.maximumDepth) levels deep") }
+        guard index < bytes.count else { throw fail("expected a value, found \(found)") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): try object(path: path, depth: depth)
+        case UInt8(ascii: "["): try array(path: path, depth: depth)
+        case UInt8(ascii: "\""): _ = try string()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        case UInt8(ascii: "'"): throw fail("strings take double quotes \"…\", not single quotes")
+        case UInt8(ascii: "/"), UInt8(ascii: "#"): throw fail(Self.noComments)
+        default: throw fail("expected a value (string, number, true, false, null, { or [), found \(found)")
+        }
+    }
+
+    private mutating func object(path: String, depth: Int) throws(JSONSyntaxError) {
+        index += 1
+        var seen: Set<String> = []
+        skipWhitespace()
+        if consume("}") { return }
+        while true {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                if index < bytes.count, bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "#") {
+                    throw fail(Self.noComments)
+                }
+                throw fail("expected a key in double quotes, found \(found)")
+            }
+            let keyLine = line
+            let key = try string()
+            let memberPath = path.isEmpty ? key : path + "." + key
+            if !seen.insert(key).inserted { duplicates.append(Duplicate(path: memberPath, line: keyLine)) }
+            skipWhitespace()
+            guard consume(":") else { throw fail("expected ':' after the key \"\(key)\", found \(found)") }
+            skipWhitespace()
+            try value(path: memberPath, depth: depth + 1)
+            skipWhitespace()
+            if consume("}") { return }
+            guard consume(",") else { throw fail("expected ',' or '}' after the value of \"\(key)\", found \(found)") }
+            skipWhitespace()
+            if consume("}") { return }
+        }
+    }
+
+    private mutating func array(path: String, depth: Int) throws(JSONSyntaxError) {
+        index += 1
+        var count = 0
+        skipWhitespace()
+        if consume("]") { return }
+        while true {
+            try value(path: "\(path)[\(count)]", depth: depth + 1)
+            count += 1
+            skipWhitespace()
+            if consume("]") { return }
+            guard consume(",") else { throw fail("expected ',' or ']' after an array element, found \(found)") }
+            skipWhitespace()
+            if consume("]") { return }
+        }
+    }
+
+    /// Reads a string and returns its content with escapes resolved, so duplicate keys compare
+    /// the way the decoder compares them.
+    private mutating func string() throws(JSONSyntaxError) -> String {
+        index += 1
+        var content: [UInt8] = []
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                // Catches what the lead-byte check lets through: overlong forms and surrogates.
+                guard let text = String(validating: content, as: UTF8.self) else {
+                    throw fail("invalid UTF-8 in the string before this point; save the file as UTF-8")
+                }
+                return text
+            case UInt8(ascii: "\\"):
+                guard index + 1 < bytes.count else { throw fail("unterminated string; expected a closing \"") }
+                let escape = bytes[index + 1]
+                let simple: [UInt8: UInt8] = [
+                    UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F,
+                    UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A,
+                    UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
+                ]
+                if let resolved = simple[escape] {
+                    content.append(resolved)
+                    index += 2
+                } else if escape == UInt8(ascii: "u"), index + 5 < bytes.count,
+                    let scalarValue = UInt32(String(decoding: bytes[(index + 2)...(index + 5)], as: UTF8.self), radix: 16)
+                {
+                    content.append(contentsOf: Array(String(Unicode.Scalar(scalarValue).map(Character.init) ?? "\u{FFFD}").utf8))
+                    index += 6
+                } else {
+                    index += 1
+                    throw fail("unknown escape \\\(Self.describe(escape)) in a string")
+                }
+            case 0x0A:
+                throw fail("line break inside a string; close the string with \" on the same line")
+            case 0x00..<0x20:
+                throw fail("control character (byte 0x\(String(byte, radix: 16))) inside a string")
+            case 0x80...0xFF:
+                // The lead byte says how many continuation bytes (10xxxxxx) follow.
+                let length = byte >= 0xF5 ? 0 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC2 ? 2 : 0
+                guard length > 0, index + length <= bytes.count,
+                    bytes[(index + 1)..<(index + length)].allSatisfy({ $0 & 0xC0 == 0x80 })
+                else { throw fail("invalid UTF-8 (\(Self.describe(byte))); save the file as UTF-8") }
+                content.append(contentsOf: bytes[index..<(index + length)])
+                index += length
+            default:
+                content.append(byte)
+                index += 1
+            }
+        }
+        throw fail("unterminated string; expected a closing \"")
+    }
+
+    private mutating func number() throws(JSONSyntaxError) {
+        _ = consume("-")
+        guard digits() > 0 else { throw fail("expected a digit, found \(found)") }
+        if consume(".") { guard digits() > 0 else { throw fail("expected a digit after '.', found \(found)") } }
+        if consume("e") || consume("E") {
+            _ = consume("+") || consume("-")
+            guard digits() > 0 else { throw fail("expected a digit in the exponent, found \(found)") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "x") || bytes[index] == UInt8(ascii: "X") {
+            throw fail("JSON numbers are decimal; write a hex address as a string: \"0x3C\"")
+        }
+    }
+
+    private mutating func digits() -> Int {
+        let start = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        return index - start
+    }
+
+    private mutating func literal(_ word: String) throws(JSONSyntaxError) {
+        for expected in word.utf8 {
+            guard index < bytes.count, bytes[index] == expected else {
+                throw fail("expected \(word), found \(found) (strings need double quotes)")
+            }
+            index += 1
+        }
+    }
+
+    // MARK: Helpers
+
+    private static let noComments = "JSON has no comments; put a note in a key starting with \"_\", e.g. \"_comment\""
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D: index += 1
+            case 0x0A: index += 1; line += 1; lineStart = index
+            default: return
+            }
+        }
+    }
+
+    private mutating func consume(_ character: Unicode.Scalar) -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+        index += 1
+        return true
+    }
+
+    private var found: String {
+        index < bytes.count ? Self.describe(bytes[index]) : "the end of the file"
+    }
+
+    private static func describe(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    /// An error at the current position; the column counts characters (UTF-8 lead bytes).
+    private func fail(_ reason: String) -> JSONSyntaxError {
+        let end = min(index, bytes.count)
+        let column = bytes[min(lineStart, end)..<end].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        return JSONSyntaxError(line: line, column: column, reason: reason)
+    }
+}

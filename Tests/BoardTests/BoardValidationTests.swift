@@ -1,0 +1,119 @@
+import Testing
+
+@testable import Board
+
+@Suite("Board file validation")
+struct BoardValidationTests {
+    static func problems(_ text: String) -> [BoardProblem] {
+        switch BoardFile.check(Array(text.utf8)) {
+        case .success: return []
+        case .failure(let failure): return failure.problems
+        }
+    }
+
+    @Test("the minimal document used by the table is itself valid")
+    func testValidation_MinimalDocument_IsValid() {
+        #expect(Self.problems(BrokenDocuments.minimal()) == [])
+    }
+
+    @Test("each broken document names the field and the reason", arguments: BrokenDocuments.cases)
+    func testValidation_BrokenDocument_Fails(_ broken: BrokenCase) {
+        let found = Self.problems(broken.document)
+        let match = found.contains { $0.path == broken.path && $0.message.contains(broken.fragment) }
+        #expect(match, "expected \(broken.path): …\(broken.fragment)…, got:\n\(found.map(\.description).joined(separator: "\n"))")
+    }
+
+    @Test("an empty object reports every missing required field")
+    func testValidation_EmptyObject_ListsAllMissing() {
+        let paths = Self.problems("{}").map(\.path)
+        #expect(paths == ["schema", "name", "gps", "display", "buttons", "defaultLocation"])
+    }
+
+    @Test("a newer schema is the only problem reported")
+    func testValidation_NewerSchema_StopsThere() {
+        let text = BrokenDocuments.minimal().replacing(#""schema": 1"#, with: #""schema": 2, "wifi": {}"#)
+        let found = Self.problems(text)
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("file is schema 2") == true)
+    }
+
+    @Test("a syntax error is one problem that carries what JSONDecoder says")
+    func testValidation_SyntaxError_IsOneProblem() {
+        let found = Self.problems("{\n  \"schema\": 1,\n  \"name\": x\n}")
+        #expect(found.count == 1)
+        let message = found.first?.message ?? ""
+        #expect(message.hasPrefix("not valid JSON: line 3, column 11:"))
+        #expect(message.contains("JSONDecoder: The given data was not valid JSON."))
+    }
+
+    @Test("several problems are reported together, in schema order")
+    func testValidation_SeveralProblems_AllReported() {
+        let text = BrokenDocuments.minimal()
+            .replacing(#""device": "/dev/serial0""#, with: #""device": "/dev/serial0", "baud": 9601"#)
+            .replacing(#""kind": "ssd1306""#, with: #""kind": "sh1106", "columnOffset": 5, "adress": "0x3C""#)
+            .replacing(#"{ "name": "B", "line": "GPIO27" }"#, with: #"{ "name": "B", "line": "GPIO17" }"#)
+            .replacing(#""latitude": 52.52"#, with: #""latitude": 91"#)
+        let found = Self.problems(text)
+        #expect(found.map(\.path) == [
+            "gps.baud", "display.adress", "display.columnOffset", "buttons[1].line", "defaultLocation.latitude",
+        ])
+    }
+
+    @Test("problems inside a bad button do not hide problems in the others")
+    func testValidation_EveryButtonChecked_Fails() {
+        let text = BrokenDocuments.minimal(buttons: 3)
+            .replacing(#""line": "GPIO17""#, with: #""line": "17""#)
+            .replacing(#""line": "GPIO22""#, with: #""line": true"#)
+        #expect(Self.problems(text).map(\.path) == ["buttons[0].line", "buttons[2].line"])
+    }
+
+    @Test("suggestions catch other conventions and typos, but not unrelated words")
+    func testSuggestion_NearMisses() {
+        let keys = BoardValidator.displayKeys
+        #expect(Suggestion.nearest(to: "externalVcc", in: keys) == "externalVCC")
+        #expect(Suggestion.nearest(to: "column_offset", in: keys) == "columnOffset")
+        #expect(Suggestion.nearest(to: "adress", in: keys) == "address")
+        #expect(Suggestion.nearest(to: "bux", in: keys) == "bus")
+        #expect(Suggestion.nearest(to: "contrast", in: keys) == nil)
+    }
+
+    @Test("the syntax scanner agrees with JSONDecoder on valid documents")
+    func testScanner_ValidDocuments_NoError() {
+        for text in [BrokenDocuments.minimal(), #"{"a": [1, -2.5e3, true, null, "\u00e9\n"], "b": {},}"#, "\u{FEFF}{}"] {
+            var scanner = JSONSyntaxScanner(Array(text.utf8))
+            #expect(scanner.firstError() == nil, "\(text)")
+            #expect((try? JSONValue.parse(Array(text.utf8)).get()) != nil, "\(text)")
+        }
+    }
+
+    @Test("syntax error columns count characters, not bytes")
+    func testScanner_ColumnCountsCharacters() {
+        let found = Self.problems("{ \"name\": \"Zürich\" x }")
+        #expect(found.first?.message.hasPrefix("not valid JSON: line 1, column 20: expected ',' or '}'") == true)
+    }
+
+    @Test("\"sensor\": null means no sensor, and problems print as path: message")
+    func testValidation_NullOptional_IsAbsent() throws {
+        let text = BrokenDocuments.minimal().replacing(#""sensor": { "kind": "bme280", "address": "0x76" }"#, with: #""sensor": null"#)
+        let config = try BoardConfig(json: Array(text.utf8))
+        #expect(config.sensor == nil)
+        #expect(BoardProblem(path: "display.address", message: "bad").description == "display.address: bad")
+        #expect(BoardProblem(path: "", message: "not valid JSON").description == "not valid JSON")
+    }
+
+    @Test("the same file gives the same problems in the same order on every run")
+    func testValidation_Order_IsStable() {
+        let text = #"{"schema": 1, "zeta": 1, "alpha": 2, "beta": 3, "name": ""}"#
+        let first = Self.problems(text)
+        #expect(first.prefix(4).map(\.path) == ["alpha", "beta", "zeta", "name"])
+        for _ in 0..<5 { #expect(Self.problems(text) == first) }
+    }
+
+    @Test("a misspelled required key is one problem, not an unknown key plus a missing field")
+    func testValidation_MisspelledRequiredKey_OneProblem() {
+        let text = BrokenDocuments.minimal().replacing(#""device": "/dev/serial0""#, with: #""devcie": "/dev/serial0""#)
+        #expect(Self.problems(text) == [
+            BoardProblem(path: "gps.devcie", message: #"unknown key "devcie"; did you mean "device"?"#),
+        ])
+    }
+}
