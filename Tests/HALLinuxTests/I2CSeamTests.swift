@@ -8,7 +8,7 @@ import Testing
 @Suite struct I2CSeamTests {
     @Test func writeSelectsAddressOnceThenWrites() throws {
         let calls = ScriptedSystemCalls()
-        var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+        var bus = try LinuxI2CBus(path: "/dev/i2c-1", usesSMBusForRegisters: false, calls: calls)
         try bus.write(address: 0x3C, [0x00, 0xAE])
         try bus.write(address: 0x3C, [0x40, 0xFF])
         try bus.write(address: 0x27, [0x08])
@@ -32,7 +32,7 @@ import Testing
                 if m.flags & TH_I2C_M_RD != 0 { m.buf.pointee = 0x60 }  // the BME280's chip id
             }
         }
-        var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+        var bus = try LinuxI2CBus(path: "/dev/i2c-1", usesSMBusForRegisters: false, calls: calls)
         let id = try bus.readRegister(address: 0x76, 0xD0)
         #expect(id == 0x60)
         #expect(calls.names("ioctl").count == 1)
@@ -58,7 +58,7 @@ import Testing
     func transferErrnoMapsToKind(errno: Int32, kind: I2CError.Kind) throws {
         for reads in [false, true] {
             let calls = ScriptedSystemCalls()
-            var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+            var bus = try LinuxI2CBus(path: "/dev/i2c-1", usesSMBusForRegisters: false, calls: calls)
             calls.fail(reads ? "ioctl" : "write", with: errno)
             #expect(throws: I2CError(kind, errno: Errno(rawValue: errno))) {
                 if reads { _ = try bus.readRegister(address: 0x76, 0xD0) } else { try bus.write(address: 0x3C, [0, 0xAF]) }
@@ -68,7 +68,7 @@ import Testing
 
     @Test func transferRetriesEINTR() throws {
         let calls = ScriptedSystemCalls()
-        var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+        var bus = try LinuxI2CBus(path: "/dev/i2c-1", usesSMBusForRegisters: false, calls: calls)
         try bus.write(address: 0x3C, [0x00])  // selects the address
         calls.fail("write", with: EINTR, EINTR, EINTR)
         try bus.write(address: 0x3C, [0x00, 0xAF])
@@ -77,14 +77,14 @@ import Testing
 
     @Test func shortWriteIsADataNACK() throws {
         let calls = ScriptedSystemCalls()
-        var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+        var bus = try LinuxI2CBus(path: "/dev/i2c-1", usesSMBusForRegisters: false, calls: calls)
         calls.shortWrite = 1
         #expect(throws: I2CError(.noAcknowledge(.data))) { try bus.write(address: 0x3C, [0x40, 1, 2, 3]) }
     }
 
     @Test func oversizedPayloadIsRefusedNotClamped() throws {
         let calls = ScriptedSystemCalls()
-        var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+        var bus = try LinuxI2CBus(path: "/dev/i2c-1", usesSMBusForRegisters: false, calls: calls)
         try bus.write(address: 0x3C, [UInt8](repeating: 0, count: 8192))
         #expect(throws: I2CError(.other, errno: .messageTooLong)) {
             try bus.write(address: 0x3C, [UInt8](repeating: 0, count: 8193))
@@ -94,7 +94,7 @@ import Testing
 
     @Test func addressOwnedByKernelDriverIsReported() throws {
         let calls = ScriptedSystemCalls()
-        var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+        var bus = try LinuxI2CBus(path: "/dev/i2c-1", usesSMBusForRegisters: false, calls: calls)
         calls.fail("ioctl", with: EBUSY)
         #expect(throws: I2CError(.other, errno: .resourceBusy)) { try bus.write(address: 0x3C, [0]) }
         // Not remembered as selected: the next write asks again.
@@ -110,3 +110,30 @@ import Testing
         }
     }
 }
+
+#if Hardware
+/// With the Hardware trait, short register reads go through libi2c's SMBus block read. The
+/// descriptor is /dev/null: the scripted I2C_SLAVE succeeds, and libi2c's real ioctl then
+/// fails with ENOTTY, which proves the read took the SMBus path (a scripted I2C_RDWR would
+/// have succeeded).
+@Suite struct I2CSMBusPathTests {
+    @Test func shortRegisterReadUsesSMBus() throws {
+        let null = open("/dev/null", O_RDWR)  // the bus owns it from here and closes it
+        let calls = ScriptedSystemCalls()
+        calls.nextDescriptor = null
+        var bus = try LinuxI2CBus(path: "/dev/i2c-1", calls: calls)
+        #expect(throws: I2CError(.other, errno: .inappropriateIOCTLForDevice)) {
+            _ = try bus.readRegister(address: 0x76, 0xD0)
+        }
+        #expect(calls.names("ioctl") == [.ioctl(null, TH_I2C_SLAVE, 0x76)])
+        // 33 bytes is past the SMBus block limit: one I2C_RDWR instead.
+        var block = [UInt8](repeating: 0, count: 33)
+        try block.withUnsafeMutableBytes { try bus.readRegisters(address: 0x76, register: 0x88, into: $0) }
+        guard case .ioctl(null, let request, _) = calls.names("ioctl").last else {
+            Issue.record("expected an ioctl")
+            return
+        }
+        #expect(request == TH_I2C_RDWR)
+    }
+}
+#endif

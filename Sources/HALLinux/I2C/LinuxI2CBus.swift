@@ -14,12 +14,26 @@ public final class LinuxI2CBus<Calls: SystemCalls>: I2CBus {
     /// i2c-dev clamps a `write(2)` to 8,192 bytes without saying so; we refuse larger payloads.
     public static var maximumMessageLength: Int { 8192 }
 
+    /// Whether libi2c is bound (the Hardware trait), so SMBus register reads are possible.
+    public static var smbusAvailable: Bool {
+        #if Hardware
+        true
+        #else
+        false
+        #endif
+    }
+
     public let fileDescriptor: CInt
     let calls: Calls
+    /// Register reads of up to 32 bytes use libi2c's SMBus block read (see `readRegisters`).
+    public let usesSMBusForRegisters: Bool
     private var selectedAddress: UInt8?
 
-    public init(path: FilePath, calls: Calls) throws(I2CError) {
+    /// Opens the adapter. `usesSMBusForRegisters` needs the Hardware trait; without it, or when
+    /// false, register reads are one `I2C_RDWR` like every other read.
+    public init(path: FilePath, usesSMBusForRegisters: Bool = smbusAvailable, calls: Calls) throws(I2CError) {
         self.calls = calls
+        self.usesSMBusForRegisters = usesSMBusForRegisters && Self.smbusAvailable
         switch withCString(path, { p in systemCall { calls.open(p, O_RDWR | O_CLOEXEC, 0) } }) {
         case .success(let fd): fileDescriptor = fd
         case .failure(let e): throw I2CError(.other, errno: e)
@@ -76,7 +90,7 @@ public final class LinuxI2CBus<Calls: SystemCalls>: I2CBus {
         if case .failure(let e) = result { throw I2CError(transferErrno: e) }
     }
 
-    private func select(_ address: UInt8) throws(I2CError) {
+    func select(_ address: UInt8) throws(I2CError) {
         guard selectedAddress != address else { return }
         let result = systemCall { calls.ioctl(fileDescriptor, TH_I2C_SLAVE, UnsafeMutableRawPointer(bitPattern: UInt(address))) }
         switch result {
@@ -88,7 +102,28 @@ public final class LinuxI2CBus<Calls: SystemCalls>: I2CBus {
 }
 
 extension LinuxI2CBus where Calls == LiveSystemCalls {
-    public convenience init(path: FilePath) throws(I2CError) {
-        try self.init(path: path, calls: LiveSystemCalls())
+    public convenience init(path: FilePath, usesSMBusForRegisters: Bool = smbusAvailable) throws(I2CError) {
+        try self.init(path: path, usesSMBusForRegisters: usesSMBusForRegisters, calls: LiveSystemCalls())
     }
 }
+
+#if Hardware
+extension LinuxI2CBus {
+    /// With libi2c, register reads of 1…32 bytes are one SMBus "I2C block read"
+    /// (`i2c_smbus_read_i2c_block_data`), which every adapter driver implements, including the
+    /// ones that cannot do `I2C_RDWR` with a repeated START. Longer reads use `transfer`.
+    public func readRegisters(
+        address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(I2CError) {
+        guard usesSMBusForRegisters, !buffer.isEmpty, buffer.count <= SMBus<LibI2CCalls>.maximumBlockLength else {
+            var reg = register
+            try withUnsafeBytes(of: &reg) { (bytes) throws(I2CError) in
+                try transfer(address: address, write: bytes, read: buffer)
+            }
+            return
+        }
+        try select(address)
+        try SMBus(descriptor: FileDescriptor(rawValue: fileDescriptor)).readBlock(register: register, into: buffer)
+    }
+}
+#endif

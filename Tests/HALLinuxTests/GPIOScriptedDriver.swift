@@ -1,0 +1,129 @@
+#if Hardware
+import CLinuxHardware
+import Glibc
+@testable import HALLinux
+
+/// A scripted libgpiod: records every shim call with its arguments, answers from the script,
+/// and fails the next calls of a given name with queued errno values, setting `errno` as the
+/// shim does. One per test, never shared, so tests run in parallel.
+final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
+    enum Call: Equatable {
+        case chipOpenPath(String)
+        case chipOpenLabel(directory: String, label: String)
+        case chipOpenLineName(directory: String, name: String)
+        case chipLineCount
+        case chipFindLine(String)
+        case chipClose
+        case requestInputs(offsets: [UInt32], bias: th_gpio_bias, consumer: String)
+        case requestDescriptorCount
+        case requestDescriptor(CInt)
+        case requestReadEdges(capacity: Int)
+        case requestGetValues
+        case requestRelease
+
+        var name: String { String(describing: self).prefix { $0 != "(" }.description }
+    }
+
+    static var chip: OpaquePointer { OpaquePointer(bitPattern: 0xC41B)! }
+    static var request: OpaquePointer { OpaquePointer(bitPattern: 0x4E0)! }
+
+    private(set) var calls: [Call] = []
+    private var failures: [String: [Int32]] = [:]
+    /// Line names per offset on the one chip.
+    var lineNames: [String: CUnsignedInt] = ["GPIO17": 17, "GPIO27": 27, "GPIO22": 22]
+    var lineCount: CUnsignedInt = 54
+    /// One descriptor per line (v1); set to one element for v2.
+    var descriptors: [CInt] = [40, 41, 42]
+    /// Edges handed out by `requestReadEdges`, up to the capacity asked for.
+    var pendingEdges: [th_gpio_edge] = []
+    var values: UInt32 = 0
+
+    /// The next `errnos.count` calls named `name` fail, in order, with these errno values.
+    func fail(_ name: String, with errnos: Int32...) { failures[name, default: []] += errnos }
+
+    func names(_ name: String) -> [Call] { calls.filter { $0.name == name } }
+
+    /// Records `call`; true if it must fail (errno is then set).
+    private func failing(_ call: Call) -> Bool {
+        calls.append(call)
+        guard var queue = failures[call.name], !queue.isEmpty else { return false }
+        Glibc.errno = queue.removeFirst()
+        failures[call.name] = queue
+        return true
+    }
+
+    func chipOpenPath(_ path: UnsafePointer<CChar>) -> OpaquePointer? {
+        failing(.chipOpenPath(String(cString: path))) ? nil : Self.chip
+    }
+    func chipOpenLabel(_ directory: UnsafePointer<CChar>, _ label: UnsafePointer<CChar>) -> OpaquePointer? {
+        failing(.chipOpenLabel(directory: String(cString: directory), label: String(cString: label))) ? nil : Self.chip
+    }
+    func chipOpenLineName(
+        _ directory: UnsafePointer<CChar>, _ name: UnsafePointer<CChar>, _ offset: UnsafeMutablePointer<CUnsignedInt>
+    ) -> OpaquePointer? {
+        let n = String(cString: name)
+        if failing(.chipOpenLineName(directory: String(cString: directory), name: n)) { return nil }
+        guard let found = lineNames[n] else {
+            Glibc.errno = ENOENT
+            return nil
+        }
+        offset.pointee = found
+        return Self.chip
+    }
+    func chipLineCount(_ chip: OpaquePointer) -> CUnsignedInt {
+        calls.append(.chipLineCount)
+        return lineCount
+    }
+    func chipFindLine(_ chip: OpaquePointer, _ name: UnsafePointer<CChar>) -> CInt {
+        let n = String(cString: name)
+        if failing(.chipFindLine(n)) { return -1 }
+        guard let found = lineNames[n] else {
+            Glibc.errno = ENOENT
+            return -1
+        }
+        return CInt(found)
+    }
+    func chipClose(_ chip: OpaquePointer) { calls.append(.chipClose) }
+    func requestInputs(
+        _ chip: OpaquePointer, _ offsets: UnsafePointer<CUnsignedInt>, _ count: Int,
+        _ bias: th_gpio_bias, _ consumer: UnsafePointer<CChar>
+    ) -> OpaquePointer? {
+        let call = Call.requestInputs(
+            offsets: Array(UnsafeBufferPointer(start: offsets, count: count)), bias: bias,
+            consumer: String(cString: consumer))
+        return failing(call) ? nil : Self.request
+    }
+    func requestDescriptorCount(_ request: OpaquePointer) -> CInt {
+        calls.append(.requestDescriptorCount)
+        return CInt(descriptors.count)
+    }
+    func requestDescriptor(_ request: OpaquePointer, _ index: CInt) -> CInt {
+        calls.append(.requestDescriptor(index))
+        return descriptors[Int(index)]
+    }
+    func requestReadEdges(
+        _ request: OpaquePointer, _ edges: UnsafeMutablePointer<th_gpio_edge>, _ capacity: Int
+    ) -> Int {
+        if failing(.requestReadEdges(capacity: capacity)) { return -1 }
+        let n = min(capacity, pendingEdges.count)
+        for i in 0..<n { edges[i] = pendingEdges[i] }
+        pendingEdges.removeFirst(n)
+        return n
+    }
+    func requestGetValues(_ request: OpaquePointer, _ mask: UnsafeMutablePointer<UInt32>) -> CInt {
+        if failing(.requestGetValues) { return -1 }
+        mask.pointee = values
+        return 0
+    }
+    func requestRelease(_ request: OpaquePointer) { calls.append(.requestRelease) }
+}
+
+extension th_gpio_edge {
+    static func rising(_ line: UInt32, at ns: UInt64) -> th_gpio_edge {
+        th_gpio_edge(line: line, type: UInt32(TH_GPIO_EDGE_RISING), timestamp_ns: ns)
+    }
+    static func falling(_ line: UInt32, at ns: UInt64) -> th_gpio_edge {
+        th_gpio_edge(line: line, type: UInt32(TH_GPIO_EDGE_FALLING), timestamp_ns: ns)
+    }
+}
+#endif
