@@ -65,7 +65,7 @@ let package = Package(
                 .target(name: "CLinuxHardware", condition: hardware),
             ]
         ),
-        .testTarget(name: "HALSimTests", dependencies: ["HALSim", "HAL", "HALLinux"]),
+        .testTarget(name: "HALSimTests", dependencies: ["HALSim", "HAL"]),
         .testTarget(name: "BoardTests", dependencies: ["Board"]),
         .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm"]),
     ]

@@ -1,0 +1,231 @@
+import HAL
+
+/// Push buttons on input lines, as the kernel's GPIO character device reports them: every
+/// change of the physical level is an edge stamped with the monotonic time it happened, queued
+/// in a small kernel buffer until the program reads it.
+///
+/// A test schedules what the contact does (`press(_:at:holdFor:bounce:)`, `setContact`), and
+/// the lines follow as the `VirtualClock` passes the scheduled times: nothing happens between
+/// reads, and a read sees exactly the edges that happened by `clock.now()`, oldest first.
+///
+/// Real contacts bounce: a closing contact opens and closes again a few times before it rests
+/// (Ganssle, "A Guide to Debouncing", 2004: most switches settle within 5 ms, the worst he
+/// measured after 6.2 ms). `BounceProfile` draws those extra transitions from a seeded
+/// generator, so a test gets the same bounce every run.
+///
+/// The event buffer is the kernel's kfifo (drivers/gpio/gpiolib-cdev.c). uAPI v1, which
+/// libgpiod 1.6 uses, gives every line its own 16-event fifo and drops the *newest* event when
+/// it is full; uAPI v2 (libgpiod 2.x) shares one fifo of 16 × lines per request and drops the
+/// *oldest* (`kfifo_skip` in `linereq_put_event`). Either way the level still changes, so a
+/// debouncer that trusts the edges alone ends up wrong: that is why `DigitalInputs` also
+/// offers `levels()`.
+public final class SimulatedButtons: DigitalInputs {
+    /// How a button is wired to its line.
+    public enum Wiring: Sendable, Equatable {
+        /// Button to ground, pull-up: the line idles high and a press pulls it low (falling).
+        case activeLow
+        /// Button to the supply, pull-down: the line idles low and a press drives it high.
+        case activeHigh
+    }
+
+    /// The kernel's event buffer (see the type's documentation).
+    public enum EventBuffer: Sendable, Equatable {
+        /// uAPI v1: one fifo per line; when full, the new event is dropped.
+        case perLine(capacity: Int)
+        /// uAPI v2: one fifo for the request; when full, the oldest event is dropped.
+        case shared(capacity: Int)
+
+        /// libgpiod 1.6 on Debian 12 / Raspberry Pi OS bookworm: 16 events per line.
+        public static let uAPIv1 = EventBuffer.perLine(capacity: 16)
+    }
+
+    private struct Transition {
+        var time: Instant
+        var order: Int
+        var line: Int
+        var high: Bool
+    }
+
+    private let clock: VirtualClock
+    public let wiring: [Wiring]
+    public let eventBuffer: EventBuffer
+    private var high: [Bool]
+    private var schedule: [Transition] = []
+    private var nextOrder = 0
+    private var fifos: [[Edge]]
+    private var dropped: [Int]
+    private var random: SplitMix64
+
+    /// `lines` wiring per line (at most 32, the width of `levels()`); `seed` drives the bounce.
+    public init(clock: VirtualClock, lines: [Wiring], eventBuffer: EventBuffer = .uAPIv1, seed: UInt64 = 1) {
+        precondition((1...32).contains(lines.count), "1 to 32 lines")
+        self.clock = clock
+        wiring = lines
+        self.eventBuffer = eventBuffer
+        high = lines.map { $0 == .activeLow }
+        let capacity: Int
+        switch eventBuffer {
+        case .perLine(let c):
+            capacity = c
+            fifos = Array(repeating: [], count: lines.count)
+        case .shared(let c):
+            capacity = c
+            fifos = [[]]
+        }
+        precondition(capacity > 0, "the event buffer holds at least one event")
+        for i in fifos.indices { fifos[i].reserveCapacity(capacity) }
+        dropped = Array(repeating: 0, count: lines.count)
+        random = SplitMix64(seed: seed)
+    }
+
+    /// `count` buttons with the same wiring.
+    public convenience init(
+        clock: VirtualClock, count: Int, wiring: Wiring = .activeLow, eventBuffer: EventBuffer = .uAPIv1,
+        seed: UInt64 = 1
+    ) {
+        self.init(clock: clock, lines: Array(repeating: wiring, count: count), eventBuffer: eventBuffer, seed: seed)
+    }
+
+    /// Presses button `line` at `at` (default: now) and releases it `holdFor` later, each
+    /// contact movement bouncing per `bounce`.
+    public func press(
+        _ line: Int, at: Instant? = nil, holdFor: Duration = .milliseconds(100), bounce: BounceProfile = .none
+    ) {
+        let start = at ?? clock.now()
+        setContact(line, closed: true, at: start, bounce: bounce)
+        setContact(line, closed: false, at: start + holdFor, bounce: bounce)
+    }
+
+    /// Schedules the contact of `line` to close (press) or open (release) at `at` (default:
+    /// now): the first transition at `at`, then the bounce, ending at the new rest level.
+    public func setContact(_ line: Int, closed: Bool, at: Instant? = nil, bounce: BounceProfile = .none) {
+        precondition(wiring.indices.contains(line), "no line \(line)")
+        let start = at ?? clock.now()
+        let rest = closed == (wiring[line] == .activeHigh)  // the level the contact settles at
+        add(Transition(time: start, order: 0, line: line, high: rest))
+        var previous = start
+        var level = rest
+        for offset in bounce.offsets(using: &random) {
+            level.toggle()
+            let time = max(start + offset, previous + .nanoseconds(1))
+            add(Transition(time: time, order: 0, line: line, high: level))
+            previous = time
+        }
+    }
+
+    /// Edges dropped because the event buffer was full, per line.
+    public func droppedEdges(line: Int) -> Int {
+        update()
+        return dropped[line]
+    }
+
+    /// Edges dropped because the event buffer was full, all lines.
+    public var droppedEdgeCount: Int {
+        update()
+        return dropped.reduce(0, +)
+    }
+
+    /// Edges queued for the reader now.
+    public var pendingEdgeCount: Int {
+        update()
+        return fifos.reduce(0) { $0 + $1.count }
+    }
+
+    /// Scheduled transitions not yet reached by the clock.
+    public var scheduledTransitionCount: Int { schedule.count }
+
+    public func readEdges(into buffer: UnsafeMutableBufferPointer<Edge>) throws(GPIOError) -> Int {
+        update()
+        var written = 0
+        while written < buffer.count {
+            // The oldest head among the fifos; ties go to the lower line.
+            var best: Int?
+            for i in fifos.indices where !fifos[i].isEmpty {
+                if let b = best, fifos[b][0].time <= fifos[i][0].time { continue }
+                best = i
+            }
+            guard let b = best else { break }
+            buffer[written] = fifos[b].removeFirst()
+            written += 1
+        }
+        return written
+    }
+
+    public func levels() throws(GPIOError) -> UInt32 {
+        update()
+        var bits: UInt32 = 0
+        for (i, isHigh) in high.enumerated() where isHigh { bits |= 1 << UInt32(i) }
+        return bits
+    }
+
+    private func add(_ transition: Transition) {
+        var t = transition
+        t.order = nextOrder
+        nextOrder += 1
+        let index = schedule.firstIndex { ($0.time, $0.order) > (t.time, t.order) } ?? schedule.endIndex
+        schedule.insert(t, at: index)
+    }
+
+    /// Applies every transition due by now, in time order, queueing an edge for each change
+    /// of level.
+    private func update() {
+        let now = clock.now()
+        var consumed = 0
+        while consumed < schedule.count, schedule[consumed].time <= now {
+            let t = schedule[consumed]
+            consumed += 1
+            guard high[t.line] != t.high else { continue }
+            high[t.line] = t.high
+            queue(Edge(line: t.line, direction: t.high ? .rising : .falling, time: t.time))
+        }
+        schedule.removeFirst(consumed)
+    }
+
+    private func queue(_ edge: Edge) {
+        switch eventBuffer {
+        case .perLine(let capacity):
+            if fifos[edge.line].count >= capacity {
+                dropped[edge.line] += 1
+            } else {
+                fifos[edge.line].append(edge)
+            }
+        case .shared(let capacity):
+            if fifos[0].count >= capacity {
+                let oldest = fifos[0].removeFirst()
+                dropped[oldest.line] += 1
+            }
+            fifos[0].append(edge)
+        }
+    }
+}
+
+/// How much a contact bounces each time it closes or opens.
+public struct BounceProfile: Sendable, Equatable {
+    /// How many times the contact bounces back (each bounce is two extra transitions: away
+    /// from the rest level and back); drawn uniformly from this range per movement.
+    public var bounces: ClosedRange<Int>
+    /// The extra transitions fall inside this window after the first one.
+    public var window: Duration
+
+    public init(bounces: ClosedRange<Int>, window: Duration) {
+        precondition(bounces.lowerBound >= 0 && window > .zero || bounces == 0...0)
+        self.bounces = bounces
+        self.window = window
+    }
+
+    /// A perfect contact: one transition per movement.
+    public static let none = BounceProfile(bounces: 0...0, window: .nanoseconds(1))
+    /// A typical tact switch: 1 to 4 bounces within 5 ms.
+    public static let typical = BounceProfile(bounces: 1...4, window: .milliseconds(5))
+
+    /// Sorted offsets (in `1 ns ... window`) of the extra transitions of one movement.
+    func offsets(using random: inout SplitMix64) -> [Duration] {
+        let count = 2 * random.next(in: bounces)
+        guard count > 0 else { return [] }
+        let span = UInt64(max(window.nanoseconds, 1))
+        var result: [Int64] = []
+        result.reserveCapacity(count)
+        for _ in 0..<count { result.append(Int64(random.next(below: span)) + 1) }
+        return result.sorted().map { .nanoseconds($0) }
+    }
+}
