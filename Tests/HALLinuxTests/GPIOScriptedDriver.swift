@@ -7,7 +7,7 @@ import Glibc
 /// and fails the next calls of a given name with queued errno values, setting `errno` as the
 /// shim does. One per test, never shared, so tests run in parallel.
 final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
-    enum Call: Equatable {
+    enum Call: ScriptedCall {
         case chipOpenPath(String)
         case chipOpenLabel(directory: String, label: String)
         case chipOpenLineName(directory: String, name: String)
@@ -21,14 +21,13 @@ final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
         case requestGetValues
         case requestRelease
 
-        var name: String { String(describing: self).prefix { $0 != "(" }.description }
     }
 
     static var chip: OpaquePointer { OpaquePointer(bitPattern: 0xC41B)! }
     static var request: OpaquePointer { OpaquePointer(bitPattern: 0x4E0)! }
 
-    private(set) var calls: [Call] = []
-    private var failures: [String: [Int32]] = [:]
+    private var script = CallScript<Call>()
+    var calls: [Call] { script.calls }
     /// Line names per offset on the one chip.
     var lineNames: [String: CUnsignedInt] = ["GPIO17": 17, "GPIO27": 27, "GPIO22": 22]
     var lineCount: CUnsignedInt = 54
@@ -39,18 +38,11 @@ final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
     var values: UInt32 = 0
 
     /// The next `errnos.count` calls named `name` fail, in order, with these errno values.
-    func fail(_ name: String, with errnos: Int32...) { failures[name, default: []] += errnos }
+    func fail(_ name: String, with errnos: Int32...) { script.fail(name, with: errnos) }
 
-    func names(_ name: String) -> [Call] { calls.filter { $0.name == name } }
+    func names(_ name: String) -> [Call] { script.names(name) }
 
-    /// Records `call`; true if it must fail (errno is then set).
-    private func failing(_ call: Call) -> Bool {
-        calls.append(call)
-        guard var queue = failures[call.name], !queue.isEmpty else { return false }
-        Glibc.errno = queue.removeFirst()
-        failures[call.name] = queue
-        return true
-    }
+    private func failing(_ call: Call) -> Bool { script.failing(call) }
 
     func chipOpenPath(_ path: UnsafePointer<CChar>) -> OpaquePointer? {
         failing(.chipOpenPath(String(cString: path))) ? nil : Self.chip
@@ -71,7 +63,7 @@ final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
         return Self.chip
     }
     func chipLineCount(_ chip: OpaquePointer) -> CUnsignedInt {
-        calls.append(.chipLineCount)
+        script.record(.chipLineCount)
         return lineCount
     }
     func chipFindLine(_ chip: OpaquePointer, _ name: UnsafePointer<CChar>) -> CInt {
@@ -83,7 +75,7 @@ final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
         }
         return CInt(found)
     }
-    func chipClose(_ chip: OpaquePointer) { calls.append(.chipClose) }
+    func chipClose(_ chip: OpaquePointer) { script.record(.chipClose) }
     func requestInputs(
         _ chip: OpaquePointer, _ offsets: UnsafePointer<CUnsignedInt>, _ count: Int,
         _ bias: th_gpio_bias, _ consumer: UnsafePointer<CChar>
@@ -94,11 +86,11 @@ final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
         return failing(call) ? nil : Self.request
     }
     func requestDescriptorCount(_ request: OpaquePointer) -> CInt {
-        calls.append(.requestDescriptorCount)
+        script.record(.requestDescriptorCount)
         return CInt(descriptors.count)
     }
     func requestDescriptor(_ request: OpaquePointer, _ index: CInt) -> CInt {
-        calls.append(.requestDescriptor(index))
+        script.record(.requestDescriptor(index))
         return descriptors[Int(index)]
     }
     func requestReadEdges(
@@ -115,7 +107,7 @@ final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
         mask.pointee = values
         return 0
     }
-    func requestRelease(_ request: OpaquePointer) { calls.append(.requestRelease) }
+    func requestRelease(_ request: OpaquePointer) { script.record(.requestRelease) }
 }
 
 extension th_gpio_edge {

@@ -8,27 +8,20 @@ import Testing
 
 /// A scripted libi2c: records each SMBus call; the next calls of a name fail with queued errno.
 final class ScriptedSMBusCalls: SMBusCalls, @unchecked Sendable {
-    enum Call: Equatable {
+    enum Call: ScriptedCall {
         case readByteData(CInt, UInt8), writeByteData(CInt, UInt8, UInt8), readI2CBlockData(CInt, UInt8, UInt8)
-        var name: String { String(describing: self).prefix { $0 != "(" }.description }
     }
 
-    private(set) var calls: [Call] = []
-    private var failures: [String: [Int32]] = [:]
+    private var script = CallScript<Call>()
+    var calls: [Call] { script.calls }
     /// The device's registers from 0.
     var registers: [UInt8] = (0..<64).map { UInt8($0) &* 3 }
     /// Bytes a block read reports, if not the length asked for.
     var shortBlock: CInt?
 
-    func fail(_ name: String, with errnos: Int32...) { failures[name, default: []] += errnos }
+    func fail(_ name: String, with errnos: Int32...) { script.fail(name, with: errnos) }
 
-    private func failing(_ call: Call) -> Bool {
-        calls.append(call)
-        guard var queue = failures[call.name], !queue.isEmpty else { return false }
-        Glibc.errno = queue.removeFirst()
-        failures[call.name] = queue
-        return true
-    }
+    private func failing(_ call: Call) -> Bool { script.failing(call) }
 
     func readByteData(_ fd: CInt, _ register: UInt8) -> CInt {
         failing(.readByteData(fd, register)) ? -1 : CInt(registers[Int(register)])

@@ -6,7 +6,7 @@ import Glibc
 /// calls of a given name with the errno values queued by `fail(_:with:)`. One per test, never
 /// shared, so tests run in parallel.
 final class ScriptedSystemCalls: SystemCalls, @unchecked Sendable {
-    enum Call: Equatable {
+    enum Call: ScriptedCall {
         case open(String, CInt), close(CInt), read(CInt, Int), write(CInt, [UInt8])
         case pread(CInt, Int, off_t), pwrite(CInt, [UInt8], off_t), ioctl(CInt, UInt, UInt)
         case tcgetattr(CInt), tcsetattr(CInt, CInt), tcflush(CInt, CInt), poll(Int, CInt)
@@ -14,12 +14,10 @@ final class ScriptedSystemCalls: SystemCalls, @unchecked Sendable {
         case fstat(CInt), ftruncate(CInt, off_t), flock(CInt, CInt), clock(clockid_t)
         case timerfdCreate, timerfdSetTime(CInt, Int64, Int64), eventfd, signalfd([CInt]), signalfdRead(CInt)
         case directoryEntries(String)
-
-        var name: String { String(describing: self).prefix { $0 != "(" }.description }
     }
 
-    private(set) var calls: [Call] = []
-    private var failures: [String: [Int32]] = [:]
+    private var script = CallScript<Call>()
+    var calls: [Call] { script.calls }
     /// The descriptor `open` and friends return.
     var nextDescriptor: CInt = 7
     /// Bytes `read` and `pread` deliver (then 0 = end of file).
@@ -34,18 +32,12 @@ final class ScriptedSystemCalls: SystemCalls, @unchecked Sendable {
     var fileSize: off_t = 0
 
     /// The next `errnos.count` calls named `name` fail, in order, with these errno values.
-    func fail(_ name: String, with errnos: Int32...) { failures[name, default: []] += errnos }
+    func fail(_ name: String, with errnos: Int32...) { script.fail(name, with: errnos) }
 
-    func names(_ name: String) -> [Call] { calls.filter { $0.name == name } }
+    func names(_ name: String) -> [Call] { script.names(name) }
 
     private func record<R: FixedWidthInteger>(_ call: Call, _ success: R) -> R {
-        calls.append(call)
-        if var queue = failures[call.name], !queue.isEmpty {
-            Glibc.errno = queue.removeFirst()
-            failures[call.name] = queue
-            return -1
-        }
-        return success
+        script.failing(call) ? -1 : success
     }
 
     func open(_ path: UnsafePointer<CChar>, _ flags: CInt, _ mode: mode_t) -> CInt {
@@ -124,7 +116,7 @@ final class ScriptedSystemCalls: SystemCalls, @unchecked Sendable {
     }
     func directoryEntries(_ path: UnsafePointer<CChar>) -> [String]? {
         let p = String(cString: path)
-        calls.append(.directoryEntries(p))
+        script.record(.directoryEntries(p))
         guard let names = directories[p] else {
             Glibc.errno = ENOENT
             return nil
