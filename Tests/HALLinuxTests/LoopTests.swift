@@ -51,6 +51,21 @@ import Testing
         #expect(try timer.acknowledge() == 0)
     }
 
+    @Test func wakeDescriptorWritesAndDrainsEightByteCounts() throws {
+        let calls = ScriptedSystemCalls()
+        let wake = try WakeDescriptor(calls: calls)
+        calls.fail("write", with: EINTR, EAGAIN)  // EAGAIN: the counter is full, a wake-up is pending
+        wake.signal()
+        calls.input = [2, 0, 0, 0, 0, 0, 0, 0]
+        #expect(wake.drain() == 2)
+        calls.fail("read", with: EAGAIN)
+        #expect(wake.drain() == 0)
+        #expect(calls.calls == [
+            .eventfd, .write(7, [1, 0, 0, 0, 0, 0, 0, 0]), .write(7, [1, 0, 0, 0, 0, 0, 0, 0]),
+            .read(7, 8), .read(7, 8),
+        ])
+    }
+
     @Test func signalDescriptorAsksForTermIntHup() throws {
         let calls = ScriptedSystemCalls()
         let signals = try SignalDescriptor(calls: calls)

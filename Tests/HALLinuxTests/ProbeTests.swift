@@ -6,7 +6,11 @@ import Testing
 @Suite struct ProbeTests {
     @Test func readsChipLabelAndLineNamesThroughTheSeam() {
         let calls = ScriptedSystemCalls()
-        calls.directories["/dev"] = ["gpiochip0", "i2c-1", "null", "serial0", "ttyAMA0", "ttyS0x"]
+        calls.directories["/dev"] = ["gpiochip0", "i2c-1", "null", "serial0", "ttyAMA0", "ttyS0", "ttyS0x"]
+        calls.directories["/dev/serial/by-id"] = ["usb-u-blox_AG_GNSS_receiver-if00"]
+        calls.links["/dev/serial0"] = "/dev/ttyAMA0"
+        calls.links["/dev/serial/by-id/usb-u-blox_AG_GNSS_receiver-if00"] = "/dev/ttyACM0"
+        calls.uartType = 0  // ttyS0 with no UART behind it, as on most PCs
         calls.ioctlBehaviour = { request, argument in
             guard let argument else { return }
             if request == TH_GPIO_GET_CHIPINFO {
@@ -25,8 +29,12 @@ import Testing
                   lineNames: ["ID_SDA", "", "GPIO2"], problem: nil)
         ])
         #expect(inventory.i2cAdapters.map(\.path) == ["/dev/i2c-1"])
-        #expect(inventory.serialPorts.map(\.path) == ["/dev/serial0", "/dev/ttyAMA0"])
-        #expect(calls.calls.contains(.directoryEntries("/dev/serial/by-id")))
+        #expect(inventory.serialPorts == [
+            .init(path: "/dev/serial0", target: "/dev/ttyAMA0"),
+            .init(path: "/dev/ttyAMA0", target: nil),
+            .init(path: "/dev/serial/by-id/usb-u-blox_AG_GNSS_receiver-if00", target: "/dev/ttyACM0"),
+        ])
+        #expect(calls.names("serialPortType").count == 1)  // only ttyS* is asked
     }
 
     @Test func aFileThatIsNotAChipIsReportedNotFatal() throws {

@@ -13,7 +13,7 @@ final class ScriptedSystemCalls: SystemCalls, @unchecked Sendable {
         case fsync(CInt), fdatasync(CInt), rename(String, String), unlink(String), mkdir(String, mode_t)
         case fstat(CInt), ftruncate(CInt, off_t), flock(CInt, CInt), clock(clockid_t)
         case timerfdCreate, timerfdSetTime(CInt, Int64, Int64), eventfd, signalfd([CInt]), signalfdRead(CInt)
-        case directoryEntries(String)
+        case directoryEntries(String), resolvedPath(String), serialPortType(CInt)
     }
 
     private var script = CallScript<Call>()
@@ -30,6 +30,10 @@ final class ScriptedSystemCalls: SystemCalls, @unchecked Sendable {
     var ioctlBehaviour: ((UInt, UnsafeMutableRawPointer?) -> Void)?
     var directories: [String: [String]] = [:]
     var fileSize: off_t = 0
+    /// Symlink targets `resolvedPath` reports; other paths resolve to themselves.
+    var links: [String: String] = [:]
+    /// What TIOCGSERIAL reports as the UART type (0 = no UART).
+    var uartType: CInt = 4  // PORT_16550A
 
     /// The next `errnos.count` calls named `name` fail, in order, with these errno values.
     func fail(_ name: String, with errnos: Int32...) { script.fail(name, with: errnos) }
@@ -123,4 +127,10 @@ final class ScriptedSystemCalls: SystemCalls, @unchecked Sendable {
         }
         return names
     }
+    func resolvedPath(_ path: UnsafePointer<CChar>) -> String? {
+        let p = String(cString: path)
+        script.record(.resolvedPath(p))
+        return links[p] ?? p
+    }
+    func serialPortType(_ fd: CInt) -> CInt { record(.serialPortType(fd), uartType) }
 }

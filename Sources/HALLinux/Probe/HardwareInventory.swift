@@ -47,12 +47,12 @@ public struct HardwareInventory: Sendable {
         for name in names where isSerialCandidate(name) {
             let path = join(dev, name)
             if name.hasPrefix("serial") || hasUART(path, calls) {
-                inventory.serialPorts.append(SerialDevice(path: path, target: resolve(path)))
+                inventory.serialPorts.append(SerialDevice(path: path, target: resolve(path, calls)))
             }
         }
         for name in entries(join(dev, "serial/by-id"), calls) {
             let path = join(dev, "serial/by-id/\(name)")
-            inventory.serialPorts.append(SerialDevice(path: path, target: resolve(path)))
+            inventory.serialPorts.append(SerialDevice(path: path, target: resolve(path, calls)))
         }
         return inventory
     }
@@ -70,7 +70,7 @@ public struct HardwareInventory: Sendable {
             let fd = path.withCString { calls.open($0, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, 0) }
             guard fd >= 0 else { return false }
             defer { _ = calls.close(fd) }
-            return th_serial_port_type(fd) > 0
+            return calls.serialPortType(fd) > 0
         }
         return true
     }
@@ -116,10 +116,8 @@ public struct HardwareInventory: Sendable {
         return String(decoding: buffer[..<n], as: UTF8.self).trimmingTrailingNewlines()
     }
 
-    private static func resolve(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        let target = String(cString: resolved)
+    private static func resolve<Calls: SystemCalls>(_ path: String, _ calls: Calls) -> String? {
+        guard let target = path.withCString({ calls.resolvedPath($0) }) else { return nil }
         return target == path ? nil : target
     }
 

@@ -41,6 +41,10 @@ public protocol SystemCalls {
     func signalfdRead(_ fd: CInt, _ signal: UnsafeMutablePointer<CInt>) -> Int
     /// The names in a directory (without "." and ".."), or nil with errno set. Probing only.
     func directoryEntries(_ path: UnsafePointer<CChar>) -> [String]?
+    /// `realpath(3)`: where a symlink such as /dev/serial0 points, or nil with errno set.
+    func resolvedPath(_ path: UnsafePointer<CChar>) -> String?
+    /// `ioctl(TIOCGSERIAL)`'s `type`: 0 (PORT_UNKNOWN) when no UART is behind a ttyS*; -1 with errno.
+    func serialPortType(_ fd: CInt) -> CInt
 }
 
 /// The real calls.
@@ -113,4 +117,10 @@ public struct LiveSystemCalls: SystemCalls, Sendable {
         }
         return names.sorted()
     }
+    public func resolvedPath(_ path: UnsafePointer<CChar>) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+    public func serialPortType(_ fd: CInt) -> CInt { th_serial_port_type(fd) }
 }
