@@ -4,16 +4,15 @@ public enum BoardFile {
     /// a syntax error is a single problem (nothing after it can be trusted), as is a schema
     /// newer than this build (its fields would all look unknown).
     public static func check(_ bytes: [UInt8]) -> Result<BoardConfig, BoardProblems> {
+        var parser = JSONParser(bytes)
         let tree: JSONValue
-        switch JSONValue.parse(bytes) {
+        switch parser.parse() {
         case .success(let parsed): tree = parsed
         case .failure(let error):
             return .failure(BoardProblems([BoardProblem(path: "", message: "not valid JSON: \(error)")]))
         }
         var validator = BoardValidator()
-        var scanner = JSONSyntaxScanner(bytes)
-        _ = scanner.firstError()
-        let config = validator.board(tree, duplicates: scanner.duplicates)
+        let config = validator.board(tree, duplicates: parser.duplicates)
         if let config, validator.problems.isEmpty { return .success(config) }
         return .failure(BoardProblems(validator.problems))
     }
@@ -63,7 +62,7 @@ extension BoardValidator {
 
     /// Validates the whole document. Sections are checked even after an earlier one failed,
     /// so one run lists everything; cross-checks run only between sections that are valid.
-    mutating func board(_ tree: JSONValue, duplicates: [JSONSyntaxScanner.Duplicate]) -> BoardConfig? {
+    mutating func board(_ tree: JSONValue, duplicates: [JSONParser.Duplicate]) -> BoardConfig? {
         guard case .object(let root) = tree else {
             report("", "a board file is one JSON object { \"schema\": 1, \"name\": …, … }, found \(tree.kindDescription)")
             return nil

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A JSON document as a plain tree, before any meaning is attached to it.
 ///
 /// The board file is decoded into this tree first and validated second, instead of decoding
@@ -30,7 +28,7 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// The number as an integer when it is one (JSONDecoder gives `9600.0` for `9600`).
+    /// The number as an integer when it is one (every JSON number is kept as a `Double`).
     var integer: Int? {
         guard case .number(let value) = self, value.isFinite, value.rounded() == value,
             abs(value) <= 9_007_199_254_740_992
@@ -45,85 +43,20 @@ public enum JSONValue: Sendable, Equatable {
     }
 }
 
-extension JSONValue: Decodable {
-    /// Any string is a valid key; the validator, not the decoder, decides which keys belong.
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
-            var members: [String: JSONValue] = [:]
-            for key in keyed.allKeys {
-                members[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key)
-            }
-            self = .object(members)
-            return
-        }
-        if var unkeyed = try? decoder.unkeyedContainer() {
-            var elements: [JSONValue] = []
-            while !unkeyed.isAtEnd { elements.append(try unkeyed.decode(JSONValue.self)) }
-            self = .array(elements)
-            return
-        }
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            self = .null
-        } else if let value = try? single.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? single.decode(Double.self) {
-            self = .number(value)
-        } else {
-            self = .string(try single.decode(String.self))
-        }
-    }
-}
-
 /// Why a document is not JSON: where (when known) and what is wrong.
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// 1-based line and column (columns count characters, not bytes); nil when only the decoder
-    /// noticed the problem and the scanner could not place it.
-    public var line: Int?
-    public var column: Int?
+    /// 1-based line and column; columns count characters, not bytes.
+    public var line: Int
+    public var column: Int
     public var reason: String
 
-    public var description: String {
-        guard let line, let column else { return reason }
-        return "line \(line), column \(column): \(reason)"
-    }
+    public var description: String { "line \(line), column \(column): \(reason)" }
 }
 
 extension JSONValue {
-    /// Decodes `bytes` with `JSONDecoder` and, when that fails, asks `JSONSyntaxScanner` where:
-    /// the decoder on Linux says only "The given data was not valid JSON.", which does not tell
-    /// a maker which of forty lines lost its comma.
+    /// Parses a JSON document (see `JSONParser`).
     public static func parse(_ bytes: [UInt8]) -> Result<JSONValue, JSONSyntaxError> {
-        do {
-            return .success(try JSONDecoder().decode(JSONValue.self, from: Data(bytes)))
-        } catch {
-            let decoderSays = decoderMessage(error)
-            var scanner = JSONSyntaxScanner(bytes)
-            if let located = scanner.firstError() {
-                var result = located
-                result.reason += " (JSONDecoder: \(decoderSays))"
-                return .failure(result)
-            }
-            return .failure(JSONSyntaxError(line: nil, column: nil, reason: "JSONDecoder: \(decoderSays)"))
-        }
-    }
-
-    /// The decoder's own words, without the enum-case noise of `DecodingError`'s description.
-    private static func decoderMessage(_ error: any Error) -> String {
-        guard let decoding = error as? DecodingError else { return "\(error)" }
-        switch decoding {
-        case .dataCorrupted(let context), .keyNotFound(_, let context),
-            .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return context.debugDescription
-        @unknown default:
-            return "\(decoding)"
-        }
+        var parser = JSONParser(bytes)
+        return parser.parse()
     }
 }

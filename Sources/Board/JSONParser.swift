@@ -1,12 +1,10 @@
-/// A strict, allocation-light JSON grammar walk that says *where* a document goes wrong and which
-/// keys it repeats.
-///
-/// It builds no values; `JSONDecoder` does that. It exists for two things the decoder does not
-/// give: a line and column for a syntax error (the decoder on Linux reports only "not valid
-/// JSON"), and duplicate keys (the decoder keeps one of them silently, so a second `"display"`
-/// block would quietly replace the first). Trailing commas are accepted because the decoder
-/// accepts them; the scanner must not call a document broken that the decoder reads.
-struct JSONSyntaxScanner {
+/// The board file's JSON parser: a recursive descent over the bytes that builds the `JSONValue`
+/// tree and, unlike Foundation's `JSONDecoder`, says *where* a document goes wrong (a line and
+/// column, in characters; the decoder on Linux says only "not valid JSON") and which keys it
+/// repeats (the decoder keeps one silently, so a second `"display"` block would quietly replace
+/// the first). A trailing comma before `}` or `]` is accepted: it is the commonest slip in a
+/// hand-edited file and changes nothing about what the file means.
+struct JSONParser {
     /// A key that appears twice in one object, by field path, with the line of the repeat.
     struct Duplicate: Equatable {
         var path: String
@@ -28,44 +26,44 @@ struct JSONSyntaxScanner {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
     }
 
-    /// The first syntax error, or nil when the whole document is well-formed.
-    mutating func firstError() -> JSONSyntaxError? {
+    /// The document's tree, or the first syntax error; `duplicates` holds the repeated keys.
+    mutating func parse() -> Result<JSONValue, JSONSyntaxError> {
         do throws(JSONSyntaxError) {
             skipWhitespace()
             if index == bytes.count { throw fail("the file is empty; a board file is one JSON object { … }") }
-            try value(path: "", depth: 0)
+            let root = try value(path: "", depth: 0)
             skipWhitespace()
             if index < bytes.count { throw fail("unexpected \(found) after the end of the document") }
-            return nil
+            return .success(root)
         } catch {
-            return error
+            return .failure(error)
         }
     }
 
     // MARK: Grammar
 
-    private mutating func value(path: String, depth: Int) throws(JSONSyntaxError) {
+    private mutating func value(path: String, depth: Int) throws(JSONSyntaxError) -> JSONValue {
         guard depth < Self.maximumDepth else { throw fail("nested more than \(Self.maximumDepth) levels deep") }
         guard index < bytes.count else { throw fail("expected a value, found \(found)") }
         switch bytes[index] {
-        case UInt8(ascii: "{"): try object(path: path, depth: depth)
-        case UInt8(ascii: "["): try array(path: path, depth: depth)
-        case UInt8(ascii: "\""): _ = try string()
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
-        case UInt8(ascii: "t"): try literal("true")
-        case UInt8(ascii: "f"): try literal("false")
-        case UInt8(ascii: "n"): try literal("null")
+        case UInt8(ascii: "{"): return try object(path: path, depth: depth)
+        case UInt8(ascii: "["): return try array(path: path, depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
         case UInt8(ascii: "'"): throw fail("strings take double quotes \"…\", not single quotes")
         case UInt8(ascii: "/"), UInt8(ascii: "#"): throw fail(Self.noComments)
         default: throw fail("expected a value (string, number, true, false, null, { or [), found \(found)")
         }
     }
 
-    private mutating func object(path: String, depth: Int) throws(JSONSyntaxError) {
+    private mutating func object(path: String, depth: Int) throws(JSONSyntaxError) -> JSONValue {
         index += 1
-        var seen: Set<String> = []
+        var members: [String: JSONValue] = [:]
         skipWhitespace()
-        if consume("}") { return }
+        if consume("}") { return .object(members) }
         while true {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 if index < bytes.count, bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "#") {
@@ -76,37 +74,37 @@ struct JSONSyntaxScanner {
             let keyLine = line
             let key = try string()
             let memberPath = path.isEmpty ? key : path + "." + key
-            if !seen.insert(key).inserted { duplicates.append(Duplicate(path: memberPath, line: keyLine)) }
             skipWhitespace()
             guard consume(":") else { throw fail("expected ':' after the key \"\(key)\", found \(found)") }
             skipWhitespace()
-            try value(path: memberPath, depth: depth + 1)
+            // A repeated key is reported; the last value stands, as most JSON readers do.
+            if members.updateValue(try value(path: memberPath, depth: depth + 1), forKey: key) != nil {
+                duplicates.append(Duplicate(path: memberPath, line: keyLine))
+            }
             skipWhitespace()
-            if consume("}") { return }
+            if consume("}") { return .object(members) }
             guard consume(",") else { throw fail("expected ',' or '}' after the value of \"\(key)\", found \(found)") }
             skipWhitespace()
-            if consume("}") { return }
+            if consume("}") { return .object(members) }
         }
     }
 
-    private mutating func array(path: String, depth: Int) throws(JSONSyntaxError) {
+    private mutating func array(path: String, depth: Int) throws(JSONSyntaxError) -> JSONValue {
         index += 1
-        var count = 0
+        var elements: [JSONValue] = []
         skipWhitespace()
-        if consume("]") { return }
+        if consume("]") { return .array(elements) }
         while true {
-            try value(path: "\(path)[\(count)]", depth: depth + 1)
-            count += 1
+            elements.append(try value(path: "\(path)[\(elements.count)]", depth: depth + 1))
             skipWhitespace()
-            if consume("]") { return }
+            if consume("]") { return .array(elements) }
             guard consume(",") else { throw fail("expected ',' or ']' after an array element, found \(found)") }
             skipWhitespace()
-            if consume("]") { return }
+            if consume("]") { return .array(elements) }
         }
     }
 
-    /// Reads a string and returns its content with escapes resolved, so duplicate keys compare
-    /// the way the decoder compares them.
+    /// Reads a string and returns its content with escapes resolved.
     private mutating func string() throws(JSONSyntaxError) -> String {
         index += 1
         var content: [UInt8] = []
@@ -131,11 +129,9 @@ struct JSONSyntaxScanner {
                 if let resolved = simple[escape] {
                     content.append(resolved)
                     index += 2
-                } else if escape == UInt8(ascii: "u"), index + 5 < bytes.count,
-                    let scalarValue = UInt32(String(decoding: bytes[(index + 2)...(index + 5)], as: UTF8.self), radix: 16)
-                {
-                    content.append(contentsOf: Array(String(Unicode.Scalar(scalarValue).map(Character.init) ?? "\u{FFFD}").utf8))
-                    index += 6
+                } else if escape == UInt8(ascii: "u") {
+                    let scalar = try unicodeEscape()
+                    content.append(contentsOf: String(Character(scalar)).utf8)
                 } else {
                     index += 1
                     throw fail("unknown escape \\\(Self.describe(escape)) in a string")
@@ -160,7 +156,30 @@ struct JSONSyntaxScanner {
         throw fail("unterminated string; expected a closing \"")
     }
 
-    private mutating func number() throws(JSONSyntaxError) {
+    /// `\uXXXX` at `index`, joining a UTF-16 surrogate pair (`\uD83C\uDF29` is one scalar).
+    private mutating func unicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        let high = try hexQuad(at: index + 2)
+        index += 6
+        if (0xD800...0xDBFF).contains(high), bytes[index...].starts(with: [0x5C, UInt8(ascii: "u")]) {
+            let low = try hexQuad(at: index + 2)
+            if (0xDC00...0xDFFF).contains(low), let joined = Unicode.Scalar(0x10000 + (high - 0xD800) << 10 + (low - 0xDC00)) {
+                index += 6
+                return joined
+            }
+        }
+        guard let scalar = Unicode.Scalar(high) else { throw fail("\\u\(String(high, radix: 16)) is half of a UTF-16 surrogate pair") }
+        return scalar
+    }
+
+    private func hexQuad(at start: Int) throws(JSONSyntaxError) -> UInt32 {
+        guard start + 4 <= bytes.count,
+            let value = UInt32(String(decoding: bytes[start..<(start + 4)], as: UTF8.self), radix: 16)
+        else { throw fail("\\u must be followed by four hex digits") }
+        return value
+    }
+
+    private mutating func number() throws(JSONSyntaxError) -> Double {
+        let start = index
         _ = consume("-")
         guard digits() > 0 else { throw fail("expected a digit, found \(found)") }
         if consume(".") { guard digits() > 0 else { throw fail("expected a digit after '.', found \(found)") } }
@@ -171,6 +190,8 @@ struct JSONSyntaxScanner {
         if index < bytes.count, bytes[index] == UInt8(ascii: "x") || bytes[index] == UInt8(ascii: "X") {
             throw fail("JSON numbers are decimal; write a hex address as a string: \"0x3C\"")
         }
+        // The grammar above admits only what Double's own parser reads.
+        return Double(String(decoding: bytes[start..<index], as: UTF8.self)) ?? .nan
     }
 
     private mutating func digits() -> Int {
