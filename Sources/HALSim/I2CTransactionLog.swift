@@ -178,19 +178,13 @@ extension I2CTransactionLog {
             if let time { appendTime(time, to: &line) }
             appendHex(address, to: &line)
             line.append(":")
-            for byte in bytes {
-                line.append(" ")
-                appendHex(byte, to: &line)
-            }
+            appendBytes(bytes, to: &line)
         case .read(let address, let bytes, let time):
             line.append("# ")
             if let time { appendTime(time, to: &line) }
             appendHex(address, to: &line)
             line.append(": read \(bytes.count) ->")
-            for byte in bytes {
-                line.append(" ")
-                appendHex(byte, to: &line)
-            }
+            appendBytes(bytes, to: &line)
         case .comment(let text):
             line.append(text.isEmpty ? "#" : "# ")
             line.append(text)
@@ -203,6 +197,14 @@ extension I2CTransactionLog {
     }
 
     private static let hexDigits: [Character] = Array("0123456789ABCDEF")
+
+    /// ` 3C 00 AE`: each byte after a space.
+    static func appendBytes(_ bytes: some Sequence<UInt8>, to line: inout String) {
+        for byte in bytes {
+            line.append(" ")
+            appendHex(byte, to: &line)
+        }
+    }
 
     static func appendHex(_ byte: UInt8, to line: inout String) {
         line.append(hexDigits[Int(byte >> 4)])
