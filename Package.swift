@@ -52,7 +52,7 @@ let package = Package(
         .executableTarget(
             name: "thunderstorm",
             dependencies: [
-                "HAL", "HALLinux", "Board",
+                "HAL", "HALLinux", "Board", system,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

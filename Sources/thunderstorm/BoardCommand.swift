@@ -1,6 +1,8 @@
 import ArgumentParser
+import HAL
+import HALLinux
+import SystemPackage
 import Board
-import Glibc
 
 /// `thunderstorm board …`: work with board files, the JSON description of one physical build
 /// (see board/README.md).
@@ -60,10 +62,10 @@ struct BoardCommand: ParsableCommand {
     }
 }
 
-/// Reads a whole (small) file with plain `open`/`read`, so the CLI needs no Foundation for it.
+/// Reads a whole (small) board file through the HAL's file-system seam.
 enum BoardFileReader {
     enum Failure: Error, Equatable {
-        /// `strerror` of the failing call: "No such file or directory", "Is a directory", …
+        /// What the failing call said: "No such file or directory", "Is a directory", …
         case unreadable(String)
         /// Board files are a few KiB; a megabyte is a wrong path, not a board.
         case tooLarge(limit: Int)
@@ -72,25 +74,30 @@ enum BoardFileReader {
     static let limit = 1 << 20
 
     static func read(_ path: String) -> Result<[UInt8], Failure> {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(.unreadable(describe(errno))) }
-        defer { close(descriptor) }
-        var contents: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(.unreadable(describe(errno)))
+        var files = LinuxFileSystem()
+        let file: FileHandle
+        do throws(FileSystemError) {
+            file = try files.open(FilePath(path), .readOnly)
+        } catch {
+            return .failure(.unreadable(describe(error)))
+        }
+        defer { files.close(file) }
+        do throws(FileSystemError) {
+            let size = try files.size(file)
+            guard size <= limit else { return .failure(.tooLarge(limit: limit)) }
+            var contents = [UInt8](repeating: 0, count: Int(size))
+            let read = contents.withUnsafeMutableBytes { raw in
+                Result { () throws(FileSystemError) in try files.readFully(file, into: raw, at: 0) }
             }
-            if count == 0 { return .success(contents) }
-            contents.append(contentsOf: chunk[0..<count])
-            if contents.count > limit { return .failure(.tooLarge(limit: limit)) }
+            contents.removeLast(contents.count - (try read.get()))
+            return .success(contents)
+        } catch {
+            return .failure(.unreadable(describe(error)))
         }
     }
 
-    private static func describe(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
+    /// The kernel's words for the errno ("Is a directory"), as `cat` would say them.
+    private static func describe(_ error: FileSystemError) -> String {
+        error.errno.map { "\($0)" } ?? error.description
     }
 }
