@@ -58,13 +58,22 @@ import Testing
         #expect(error?.kind == .disconnected)
     }
 
-    @Test func secondOpenerIsRefusedWhileExclusive() throws {
-        // TIOCEXCL does not bind root (CAP_SYS_ADMIN), so this only holds for other users.
-        let pty = try PseudoTerminal()
-        let port = try LinuxSerialPort(path: pty.slavePath, baudRate: .b9600)
-        defer { port.close() }
-        if geteuid() != 0 {
-            #expect(throws: SerialError.self) { _ = try LinuxSerialPort(path: pty.slavePath, baudRate: .b9600) }
+    /// TIOCEXCL refuses a second opener with EBUSY, but does not bind root (CAP_SYS_ADMIN), and
+    /// CI runs as root: so the check runs in a child process that, when root, lets everyone
+    /// open the slave and then becomes `nobody` before trying.
+    @Test func secondOpenerIsRefusedWhileExclusive() async {
+        await #expect(processExitsWith: .success) {
+            let pty = try PseudoTerminal()
+            let port = try LinuxSerialPort(path: pty.slavePath, baudRate: .b9600)
+            if geteuid() == 0 {
+                guard chmod(pty.slavePath.string, 0o666) == 0, setgid(65534) == 0, setuid(65534) == 0 else { exit(2) }
+            }
+            do {
+                _ = try LinuxSerialPort(path: pty.slavePath, baudRate: .b9600)
+                exit(1)  // the second opener got the port
+            } catch {
+                withExtendedLifetime(port) { exit((error as? SerialError)?.kind == .busy ? 0 : 3) }
+            }
         }
     }
 
