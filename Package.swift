@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 // Thunderstorm: the firmware-style core of a GPS weather display on a Linux SBC.
 // Layers (ARCHITECTURE §3), dependencies pointing down only:
-//   thunderstorm (CLI) → Board → HAL
+//   thunderstorm (CLI) → Board, GPS → HAL
+//   GPS      (NMEA framer, decoder, epochs, the location service; no Foundation) → HAL
 //   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files) → HAL, CLinuxHAL
 //   HALSim   (simulated twins for tests and `simulate`)                      → HAL, CLinuxHAL (pty)
 // The libgpiod and libi2c bindings (CLinuxHardware) are built only with the `Hardware` trait,
@@ -19,6 +20,7 @@ let package = Package(
         .library(name: "HALLinux", targets: ["HALLinux"]),
         .library(name: "HALSim", targets: ["HALSim"]),
         .library(name: "Board", targets: ["Board"]),
+        .library(name: "GPS", targets: ["GPS"]),
     ],
     traits: [
         .trait(
@@ -49,6 +51,7 @@ let package = Package(
         ),
         .target(name: "HALSim", dependencies: ["HAL", "CLinuxHAL", system]),
         .target(name: "Board", dependencies: ["HAL"]),
+        .target(name: "GPS", dependencies: ["HAL"]),
         .executableTarget(
             name: "thunderstorm",
             dependencies: [
@@ -67,6 +70,7 @@ let package = Package(
         ),
         .testTarget(name: "HALSimTests", dependencies: ["HALSim", "HAL"]),
         .testTarget(name: "BoardTests", dependencies: ["Board"]),
+        .testTarget(name: "GPSTests", dependencies: ["GPS", "Board"]),
         .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm"]),
     ]
 )

@@ -1,0 +1,244 @@
+/// Merges decoded sentences into one `Fix` per receiver epoch (one UTC time of day).
+///
+/// An epoch closes when a sentence brings a different time of day, when a sentence type that
+/// appears once per epoch repeats, or, once learned, right after the sentence that ends every
+/// cycle (gpsd's "cycle ender"), so a fix is not held back until the next epoch starts.
+///
+/// Validity (notes/gps-nmea.md §4): the fix is valid when at least one indicator of the epoch
+/// says valid (RMC/GLL `A`, GGA quality 1–5, GSA 2D/3D, a GNS system in fix), **none** says
+/// invalid (RMC/GLL `V`, FAA mode N/E/M/S, RMC navigational status `V`, GGA quality 0 or 6–8,
+/// every GSA "no fix", every GNS system `N`), and the position is present. A receiver that shows
+/// a position while its GSA says "no fix" (myguide-3100) therefore has no fix.
+public struct EpochAssembler {
+    public var rules: GPSTimeRules
+
+    private var fix = Fix()
+    private var hasData = false
+    private var saysValid = false
+    private var saysInvalid = false
+    private var gsaFixType: Int?
+    private var gsaAllNoFix = true
+    private var gsaSatellites = 0
+    private var epochDate: CalendarDate?
+    private var epochDateTrusted = false
+    /// The last believed date and the time of day it belonged to, carried into later epochs
+    /// (GGA and GLL have no date) and rolled over at midnight.
+    private var dateAnchor: UTCTime?
+    /// Once-per-epoch sentence keys seen in this epoch (bit per slot of `onceKeys`).
+    private var seenOnce: UInt64 = 0
+    private var lastKey: UInt32 = 0
+    private var previousEnder: UInt32 = 0
+    private var ender: UInt32 = 0
+
+    public init(rules: GPSTimeRules = .live) { self.rules = rules }
+
+    /// Adds one decoded sentence, calling `emit` with every epoch it closes (at most two: the
+    /// one a new time closes, and the new one if its sentence is the learned cycle ender).
+    public mutating func add(_ talker: NMEATalker, _ message: NMEAMessage, _ emit: (Fix) -> Void) {
+        let key = EpochAssembler.key(talker, message)
+        let time = EpochAssembler.time(of: message)
+        if hasData {
+            if let time, let current = fix.timeOfDay, time != current {
+                if lastKey == previousEnder, lastKey != 0 { ender = lastKey }
+                previousEnder = lastKey
+                close(emit)
+            } else if let bit = EpochAssembler.onceBit(talker, message), seenOnce & bit != 0 {
+                close(emit)
+            }
+        }
+        if let bit = EpochAssembler.onceBit(talker, message) { seenOnce |= bit }
+        merge(message, time: time)
+        lastKey = key
+        if key == ender, ender != 0 { close(emit) }
+    }
+
+    /// Closes the epoch in progress, if any (the end of a capture, or a receiver gone quiet).
+    public mutating func finish(_ emit: (Fix) -> Void) {
+        if hasData { close(emit) }
+    }
+
+    private mutating func merge(_ message: NMEAMessage, time: TimeOfDay?) {
+        hasData = true
+        if fix.timeOfDay == nil, let time { fix.timeOfDay = time }
+        switch message {
+        case .rmc(let m):
+            indicate(m.statusValid)
+            if let mode = m.mode { indicate(mode) }
+            if m.navigationalStatus == 0x56 { saysInvalid = true }
+            // gpsd ignores RMC with status V entirely: MTK and SiRF send bogus dates then.
+            if m.statusValid == true, let d = m.date,
+                let date = CalendarDate(
+                    year: rules.year(forTwoDigitYear: Int(d.yearOfCentury)), month: Int(d.month), day: Int(d.day)),
+                let corrected = rules.corrected(date)
+            {
+                epochDate = corrected
+                epochDateTrusted = true
+            }
+            if m.statusValid != false { position(m.latitude, m.longitude) }
+            if let v = m.speedKnots { fix.speedKnots = v }
+            if let v = m.course { fix.track = v }
+        case .gga(let m):
+            if let q = m.quality {
+                fix.quality = q
+                switch q {
+                case .gps, .differential, .pps, .rtkFixed, .rtkFloat: saysValid = true
+                default: saysInvalid = true
+                }
+            }
+            if m.quality != .invalid {
+                position(m.latitude, m.longitude)
+                if let v = m.altitudeMSL { fix.altitudeMSL = v }
+                if let v = m.geoidSeparation { fix.geoidSeparation = v }
+            }
+            if let v = m.satellitesUsed { fix.satellitesUsed = v }
+            if let v = m.hdop { fix.hdop = v }
+        case .gns(let m):
+            if let noFix = m.saysNoFix {
+                if noFix { saysInvalid = true } else { saysValid = true }
+            }
+            if m.saysNoFix != true {
+                position(m.latitude, m.longitude)
+                if let v = m.altitudeMSL { fix.altitudeMSL = v }
+                if let v = m.geoidSeparation { fix.geoidSeparation = v }
+            }
+            if let v = m.satellitesUsed, fix.satellitesUsed == nil { fix.satellitesUsed = v }
+            if let v = m.hdop { fix.hdop = v }
+        case .gll(let m):
+            indicate(m.statusValid)
+            if let mode = m.mode { indicate(mode) }
+            if m.statusValid != false { position(m.latitude, m.longitude) }
+        case .gsa(let m):
+            if let type = m.fixType {
+                gsaFixType = max(gsaFixType ?? 0, type)
+                if type > 1 { gsaAllNoFix = false }
+            }
+            gsaSatellites += m.satelliteCount
+            if let v = m.pdop { fix.pdop = v }
+            if let v = m.hdop { fix.hdop = v }
+            if let v = m.vdop { fix.vdop = v }
+        case .vtg(let m):
+            if m.mode == .notValid { saysInvalid = true }
+            if fix.speedKnots == nil, let v = m.speedKnots { fix.speedKnots = v }
+            if fix.track == nil, let v = m.trackTrue { fix.track = v }
+        case .zda(let m):
+            if let date = m.date, let corrected = rules.corrected(date) {
+                epochDate = corrected
+                epochDateTrusted = true
+            }
+        case .gsv, .txt:
+            break
+        }
+    }
+
+    private mutating func indicate(_ valid: Bool?) {
+        switch valid {
+        case true?: saysValid = true
+        case false?: saysInvalid = true
+        case nil: break
+        }
+    }
+
+    private mutating func indicate(_ mode: FAAMode) {
+        if mode.saysInvalid { saysInvalid = true } else { saysValid = true }
+    }
+
+    private mutating func position(_ latitude: GeoAngle?, _ longitude: GeoAngle?) {
+        guard let latitude, let longitude else { return }
+        fix.latitude = latitude
+        fix.longitude = longitude
+    }
+
+    private mutating func close(_ emit: (Fix) -> Void) {
+        var out = fix
+        if let type = gsaFixType {
+            if type == 1, gsaAllNoFix { saysInvalid = true } else if type > 1 { saysValid = true }
+        }
+        let valid = saysValid && !saysInvalid && out.latitude != nil
+        if valid {
+            if let type = gsaFixType, type >= 2 {
+                out.mode = type == 3 ? .threeD : .twoD
+            } else {
+                out.mode = out.altitudeMSL != nil ? .threeD : .twoD
+            }
+            if out.satellitesUsed == nil, gsaSatellites > 0 { out.satellitesUsed = gsaSatellites }
+        } else {
+            out.mode = saysValid || saysInvalid ? .noFix : .unknown
+            out.latitude = nil
+            out.longitude = nil
+            out.altitudeMSL = nil
+            out.speedKnots = nil
+            out.track = nil
+        }
+        if let tod = out.timeOfDay {
+            if let date = epochDate {
+                out.time = UTCTime(date: date, timeOfDay: tod)
+                // Only a date this epoch brought (valid RMC or ZDA) in an epoch with a fix.
+                out.timeIsTrusted = valid && epochDateTrusted
+                dateAnchor = out.time
+            } else if let anchor = dateAnchor {
+                var date = anchor.date
+                // Past midnight since the date was last seen: the time of day went back by more
+                // than half a day.
+                if anchor.timeOfDay.milliseconds - tod.milliseconds > 43_200_000 { date = date.adding(days: 1) }
+                out.time = UTCTime(date: date, timeOfDay: tod)
+                dateAnchor = out.time
+            }
+        }
+        emit(out)
+        fix = Fix()
+        hasData = false
+        saysValid = false
+        saysInvalid = false
+        gsaFixType = nil
+        gsaAllNoFix = true
+        gsaSatellites = 0
+        epochDate = nil
+        epochDateTrusted = false
+        seenOnce = 0
+    }
+
+    static func time(of message: NMEAMessage) -> TimeOfDay? {
+        switch message {
+        case .rmc(let m): m.time
+        case .gga(let m): m.time
+        case .gns(let m): m.time
+        case .gll(let m): m.time
+        case .zda(let m): m.time
+        case .gsa, .gsv, .vtg, .txt: nil
+        }
+    }
+
+    /// Talker and type in one word; a GSV counts only as the last of its group.
+    static func key(_ talker: NMEATalker, _ message: NMEAMessage) -> UInt32 {
+        let type: UInt32
+        switch message {
+        case .rmc: type = 1
+        case .gga: type = 2
+        case .gns: type = 3
+        case .gll: type = 4
+        case .gsa: type = 5
+        case .gsv(let m): type = m.messageNumber == m.totalMessages ? 6 : 7
+        case .vtg: type = 8
+        case .zda: type = 9
+        case .txt: type = 10
+        }
+        return UInt32(talker.first) << 24 | UInt32(talker.second) << 16 | type
+    }
+
+    /// A bit for the sentence types a receiver sends once per epoch per talker, so a repeat
+    /// means a new epoch even when the time field is empty (a receiver before its first fix).
+    static func onceBit(_ talker: NMEATalker, _ message: NMEAMessage) -> UInt64? {
+        let type: UInt64
+        switch message {
+        case .rmc: type = 0
+        case .gga: type = 1
+        case .gns: type = 2
+        case .gll: type = 3
+        case .vtg: type = 4
+        case .zda: type = 5
+        case .gsa, .gsv, .txt: return nil
+        }
+        let talkerSlot = UInt64((UInt32(talker.first) &* 31 &+ UInt32(talker.second)) % 10)
+        return 1 << (talkerSlot * 6 + type)
+    }
+}

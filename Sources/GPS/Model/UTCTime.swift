@@ -1,0 +1,130 @@
+/// A UTC time of day to the millisecond, as NMEA sends it (`hhmmss.sss`).
+///
+/// Second 60 is allowed: receivers report the leap second itself (notes/gps-nmea.md §1).
+public struct TimeOfDay: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Milliseconds since 00:00:00.000, 0 … 86 400 999 (the top second is a leap second).
+    public var milliseconds: Int32
+
+    public init(milliseconds: Int32) { self.milliseconds = milliseconds }
+
+    public init?(hour: Int, minute: Int, second: Int, millisecond: Int = 0) {
+        guard (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+            (0...999).contains(millisecond)
+        else { return nil }
+        milliseconds = Int32(((hour * 60 + minute) * 60 + second) * 1000 + millisecond)
+    }
+
+    public var hour: Int { Int(milliseconds) / 3_600_000 }
+    public var minute: Int { Int(milliseconds) / 60_000 % 60 }
+    /// 0…60: a leap second stays second 60 of minute 59.
+    public var second: Int {
+        let s = Int(milliseconds) / 1000 - hour * 3600 - minute * 60
+        return s
+    }
+    public var millisecond: Int { Int(milliseconds) % 1000 }
+
+    public static func < (a: TimeOfDay, b: TimeOfDay) -> Bool { a.milliseconds < b.milliseconds }
+
+    public var description: String {
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let ms = millisecond
+        let msText = ms < 10 ? "00\(ms)" : ms < 100 ? "0\(ms)" : "\(ms)"
+        return "\(two(hour)):\(two(minute)):\(two(second)).\(msText)"
+    }
+}
+
+/// A proleptic Gregorian calendar date.
+public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    /// Nil unless the date exists (month 1…12, day within the month, leap years included).
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), day >= 1,
+            day <= CalendarDate.daysInMonth(month, year: year)
+        else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    private init(unchecked year: Int, _ month: Int, _ day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    public static func isLeap(_ year: Int) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
+    public static func daysInMonth(_ month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
+    public var daysSinceEpoch: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date `days` days after 1970-01-01 (`civil_from_days`).
+    public init(daysSinceEpoch days: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        self.init(unchecked: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    public func adding(days: Int) -> CalendarDate { CalendarDate(daysSinceEpoch: daysSinceEpoch + days) }
+
+    public static func < (a: CalendarDate, b: CalendarDate) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+
+    public var description: String {
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let y = year
+        let yearText = y >= 1000 ? "\(y)" : y >= 100 ? "0\(y)" : y >= 10 ? "00\(y)" : "000\(y)"
+        return "\(yearText)-\(two(month))-\(two(day))"
+    }
+}
+
+/// A UTC instant as the receiver reported it: a date and a time of day.
+public struct UTCTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var date: CalendarDate
+    public var timeOfDay: TimeOfDay
+
+    public init(date: CalendarDate, timeOfDay: TimeOfDay) {
+        self.date = date
+        self.timeOfDay = timeOfDay
+    }
+
+    /// Milliseconds since 1970-01-01T00:00:00Z. A leap second (:60) maps onto the first
+    /// millisecond of the next minute's second, as POSIX time does (gpsd's `mkgmtime` folds
+    /// :60 the same way).
+    public var millisecondsSinceEpoch: Int64 {
+        Int64(date.daysSinceEpoch) * 86_400_000 + Int64(timeOfDay.milliseconds)
+    }
+
+    public static func < (a: UTCTime, b: UTCTime) -> Bool {
+        (a.date, a.timeOfDay) < (b.date, b.timeOfDay)
+    }
+
+    /// ISO 8601 with milliseconds, as gpsd prints it: `2014-12-31T03:07:19.000Z`.
+    public var description: String { "\(date)T\(timeOfDay)Z" }
+}
