@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "thunderstorm",
             dependencies: [
-                "HAL", "HALLinux", "Board", system,
+                "HAL", "HALLinux", "Board", "GPS", system,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -48,8 +48,9 @@ public struct RMC: Sendable, Equatable {
     public var date: TwoDigitYearDate?
     public var magneticVariation: NMEADecimal?
     public var mode: FAAMode?
-    /// NMEA 4.10 navigational status (`S` safe, `C` caution, `U` unsafe, `V` not valid). Only `V`
-    /// is read as invalid: pynmea2 1.19 called u-blox fixes invalid over this field (#162).
+    /// NMEA 4.10 navigational status (`S` safe, `C` caution, `U` unsafe, `V` not provided).
+    /// Informational only: u-blox sends `V` with every fix, and pynmea2 1.19 called u-blox fixes
+    /// invalid by reading it as a validity flag (#162).
     public var navigationalStatus: UInt8?
 }
 

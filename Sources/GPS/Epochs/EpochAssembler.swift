@@ -6,9 +6,11 @@
 ///
 /// Validity (notes/gps-nmea.md §4): the fix is valid when at least one indicator of the epoch
 /// says valid (RMC/GLL `A`, GGA quality 1–5, GSA 2D/3D, a GNS system in fix), **none** says
-/// invalid (RMC/GLL `V`, FAA mode N/E/M/S, RMC navigational status `V`, GGA quality 0 or 6–8,
-/// every GSA "no fix", every GNS system `N`), and the position is present. A receiver that shows
-/// a position while its GSA says "no fix" (myguide-3100) therefore has no fix.
+/// invalid (RMC/GLL `V`, FAA mode N/E/M/S, GGA quality 0 or 6–8, every GSA "no fix", every GNS
+/// system `N`), and the position is present. A receiver that shows a position while its GSA
+/// says "no fix" (myguide-3100) therefore has no fix. The NMEA 4.10 navigational status of RMC
+/// is not an indicator: u-blox always sends `V` there ("equipment does not provide navigational
+/// status"), which is how pynmea2 1.19 came to call every u-blox fix invalid (#162).
 public struct EpochAssembler {
     public var rules: GPSTimeRules
 
@@ -64,7 +66,6 @@ public struct EpochAssembler {
         case .rmc(let m):
             indicate(m.statusValid)
             if let mode = m.mode { indicate(mode) }
-            if m.navigationalStatus == 0x56 { saysInvalid = true }
             // gpsd ignores RMC with status V entirely: MTK and SiRF send bogus dates then.
             if m.statusValid == true, let d = m.date,
                 let date = CalendarDate(

@@ -4,8 +4,8 @@
 ///   years after it (1947…2046 for 2026), not on a fixed 1980 or 1969 pivot that expires.
 /// - A receiver whose firmware's GPS week counter rolled over (every 1,024 weeks: 1999-08-22,
 ///   2019-04-07) reports dates 1,024 weeks early. A date before `referenceDate` is moved forward
-///   in 1,024-week steps until it is not; a date more than 20 years after `referenceDate` cannot
-///   be right and is dropped (notes/gps-nmea.md §3.5, §4).
+///   in 1,024-week steps until it is not; a date more than 20 years after this build's release
+///   cannot be right and is dropped (notes/gps-nmea.md §3.5, §4).
 ///
 /// The reference is the earliest date the caller knows the data cannot precede. On the device it
 /// is the release date of this build (the clock cannot be earlier than the software); decoding an
@@ -42,7 +42,9 @@ public struct GPSTimeRules: Sendable, Equatable {
         var days = date.daysSinceEpoch
         let reference = referenceDate.daysSinceEpoch
         while days < reference { days += GPSTimeRules.weekRolloverDays }
-        guard days <= reference + 20 * 366 else { return nil }
+        // The latest believable date does not depend on the reference: 20 years after this
+        // release, the same bound the two-digit year window has.
+        guard days <= GPSTimeRules.releaseDate.daysSinceEpoch + 20 * 366 else { return nil }
         return days == date.daysSinceEpoch ? date : CalendarDate(daysSinceEpoch: days)
     }
 }

@@ -1,0 +1,74 @@
+import Board
+import Foundation
+import GPS
+
+/// The gpsd regression captures (`../shared/corpus/nmea`, next to the repository, or
+/// `$THUNDERSTORM_CORPUS/nmea`): each `X.log` of raw receiver bytes with gpsd's output `X.log.chk`.
+enum GPSDCorpus {
+    static let directory: URL = {
+        if let path = ProcessInfo.processInfo.environment["THUNDERSTORM_CORPUS"] {
+            return URL(fileURLWithPath: path).appendingPathComponent("nmea")
+        }
+        return URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/corpus/nmea")
+    }()
+
+    static let isPresent = FileManager.default.fileExists(atPath: directory.appendingPathComponent("SOURCES.md").path)
+
+    /// The capture names (`bu353s4.log`, …), sorted; empty when the corpus is absent.
+    static let captures: [String] = {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        return names.filter { $0.hasSuffix(".log") }.sorted()
+    }()
+
+    static func bytes(_ name: String) -> [UInt8] {
+        (try? [UInt8](Data(contentsOf: directory.appendingPathComponent(name)))) ?? []
+    }
+
+    /// The capture with its `#` comment lines removed, as gpsfake sends it.
+    static func receiverBytes(_ name: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var atLineStart = true
+        var inComment = false
+        for byte in bytes(name) {
+            if atLineStart { inComment = byte == UInt8(ascii: "#") }
+            if !inComment { out.append(byte) }
+            atLineStart = byte == 0x0A
+        }
+        return out
+    }
+
+    /// What gpsd made of a capture: the sentences it echoed, in order, and per epoch time the
+    /// last TPV it printed with that time (its state at the end of the epoch), as
+    /// `chk_summary.py` computes them.
+    struct Expectation {
+        var accepted: [String] = []
+        var epochs: [(time: String, tpv: [String: JSONValue])] = []
+    }
+
+    static func expectation(_ name: String) -> Expectation {
+        var result = Expectation()
+        var index: [String: Int] = [:]
+        for rawLine in bytes(name + ".chk").split(separator: 0x0A, omittingEmptySubsequences: true) {
+            var line = Array(rawLine)
+            while line.last == 0x0D { line.removeLast() }
+            guard !line.isEmpty else { continue }
+            guard line.first == UInt8(ascii: "{") else {
+                result.accepted.append(String(decoding: line, as: UTF8.self))
+                continue
+            }
+            guard case .success(.object(let object)) = JSONValue.parse(line),
+                object["class"] == .string("TPV"), case .string(let time)? = object["time"]
+            else { continue }
+            if let i = index[time] {
+                result.epochs[i].tpv = object
+            } else {
+                index[time] = result.epochs.count
+                result.epochs.append((time, object))
+            }
+        }
+        return result
+    }
+}
