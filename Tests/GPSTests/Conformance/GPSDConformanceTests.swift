@@ -84,6 +84,10 @@ struct GPSDCorpusConformanceTests {
             byTime[key.description] = fix
         }
         var problems: [String] = []
+        // One fix per epoch: no time of day is reported twice in a row.
+        for (a, b) in zip(ours.fixes, ours.fixes.dropFirst()) where a.timeOfDay != nil && a.timeOfDay == b.timeOfDay {
+            problems.append("\(a.timeOfDay!): reported as two epochs")
+        }
         for (time, tpv) in expected.epochs {
             guard let fix = byTime[time] else {
                 problems.append("\(time): no epoch (gpsd mode \(tpv["mode"].map(String.init(describing:)) ?? "-"))")
