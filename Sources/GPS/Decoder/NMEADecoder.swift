@@ -16,7 +16,8 @@ public enum NMEADecoder {
     /// `sentence` spans `$` to the last checksum digit, as `NMEAFramer` hands it over (the
     /// checksum is not checked again).
     public static func decode(_ sentence: UnsafeRawBufferPointer) -> NMEADecoding {
-        guard sentence.count >= 9 else { return .unknown }  // "$GPxxx*hh"
+        // "$GPxxx*hh" at least; at most what the framer hands over (field offsets are bytes).
+        guard sentence.count >= 9, sentence.count <= NMEAFramer.maximumLength else { return .unknown }
         let fields = NMEAFields(sentence: sentence)
         let address = fields.range(0)
         guard address.count == 5, sentence[1] != 0x50 else { return .unknown }  // "P": proprietary
@@ -157,7 +158,7 @@ public enum NMEADecoder {
         let dataFields = f.count - 4
         let groups = min(max(dataFields, 0) / 4, 4)
         if dataFields > 0, dataFields % 4 == 1 {
-            m.signalID = try f.unsigned(f.count - 1, maximumDigits: 2)
+            m.signalID = try f.hexDigit(f.count - 1)  // 1…F (u-blox sends BeiDou B2I as "B")
         }
         for g in 0..<groups {
             let base = 4 + g * 4

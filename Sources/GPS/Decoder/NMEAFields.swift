@@ -71,6 +71,13 @@ struct NMEAFields {
         return value
     }
 
+    /// A single hexadecimal digit, either case (the NMEA 4.11 signal ID).
+    func hexDigit(_ index: Int) throws(MalformedField) -> Int? {
+        guard let c = try character(index) else { return nil }
+        guard let value = hexValue(c) else { throw MalformedField(index: index) }
+        return Int(value)
+    }
+
     func unsigned(_ index: Int, in allowed: ClosedRange<Int>) throws(MalformedField) -> Int? {
         guard let value = try unsigned(index) else { return nil }
         guard allowed.contains(value) else { throw MalformedField(index: index) }
@@ -112,9 +119,10 @@ struct NMEAFields {
     /// A non-negative decimal no greater than `maximum` (speeds, courses, DOPs).
     func decimal(_ index: Int, nonNegativeUpTo maximum: Int64) throws(MalformedField) -> NMEADecimal? {
         guard let value = try decimal(index) else { return nil }
-        guard value.mantissa >= 0,
-            value.mantissa <= maximum &* Int64(powersOfTenInteger[Int(value.scale)])
-        else { throw MalformedField(index: index) }
+        // maximum × 10^scale can exceed Int64 (99 999 with 15 decimals); then no mantissa
+        // reaches it.
+        let (bound, overflow) = maximum.multipliedReportingOverflow(by: Int64(powersOfTenInteger[Int(value.scale)]))
+        guard value.mantissa >= 0, overflow || value.mantissa <= bound else { throw MalformedField(index: index) }
         return value
     }
 

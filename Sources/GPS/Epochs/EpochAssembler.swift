@@ -26,8 +26,10 @@ public struct EpochAssembler {
     /// The last believed date and the time of day it belonged to, carried into later epochs
     /// (GGA and GLL have no date) and rolled over at midnight.
     private var dateAnchor: UTCTime?
-    /// Once-per-epoch sentence keys seen in this epoch (bit per slot of `onceKeys`).
-    private var seenOnce: UInt64 = 0
+    /// Keys of the once-per-epoch sentences seen in this epoch (RMC, GGA, GNS, GLL, VTG, ZDA,
+    /// per talker): a receiver sends each at most once per epoch per talker.
+    private var seenOnce = InlineArray<16, UInt32>(repeating: 0)
+    private var seenOnceCount = 0
     private var lastKey: UInt32 = 0
     private var previousEnder: UInt32 = 0
     private var ender: UInt32 = 0
@@ -44,11 +46,14 @@ public struct EpochAssembler {
                 if lastKey == previousEnder, lastKey != 0 { ender = lastKey }
                 previousEnder = lastKey
                 close(emit)
-            } else if let bit = EpochAssembler.onceBit(talker, message), seenOnce & bit != 0 {
+            } else if EpochAssembler.isOncePerEpoch(message), hasSeen(key) {
                 close(emit)
             }
         }
-        if let bit = EpochAssembler.onceBit(talker, message) { seenOnce |= bit }
+        if EpochAssembler.isOncePerEpoch(message), !hasSeen(key), seenOnceCount < 16 {
+            seenOnce[seenOnceCount] = key
+            seenOnceCount += 1
+        }
         merge(message, time: time)
         lastKey = key
         if key == ender, ender != 0 { close(emit) }
@@ -195,7 +200,7 @@ public struct EpochAssembler {
         gsaSatellites = 0
         epochDate = nil
         epochDateTrusted = false
-        seenOnce = 0
+        seenOnceCount = 0
     }
 
     static func time(of message: NMEAMessage) -> TimeOfDay? {
@@ -226,20 +231,17 @@ public struct EpochAssembler {
         return UInt32(talker.first) << 24 | UInt32(talker.second) << 16 | type
     }
 
-    /// A bit for the sentence types a receiver sends once per epoch per talker, so a repeat
-    /// means a new epoch even when the time field is empty (a receiver before its first fix).
-    static func onceBit(_ talker: NMEATalker, _ message: NMEAMessage) -> UInt64? {
-        let type: UInt64
+    /// The sentence types a receiver sends once per epoch per talker, so a repeat means a new
+    /// epoch even when the time field is empty (a receiver before its first fix).
+    static func isOncePerEpoch(_ message: NMEAMessage) -> Bool {
         switch message {
-        case .rmc: type = 0
-        case .gga: type = 1
-        case .gns: type = 2
-        case .gll: type = 3
-        case .vtg: type = 4
-        case .zda: type = 5
-        case .gsa, .gsv, .txt: return nil
+        case .rmc, .gga, .gns, .gll, .vtg, .zda: true
+        case .gsa, .gsv, .txt: false
         }
-        let talkerSlot = UInt64((UInt32(talker.first) &* 31 &+ UInt32(talker.second)) % 10)
-        return 1 << (talkerSlot * 6 + type)
+    }
+
+    private func hasSeen(_ key: UInt32) -> Bool {
+        for i in 0..<seenOnceCount where seenOnce[i] == key { return true }
+        return false
     }
 }

@@ -28,6 +28,12 @@ public struct GPSTimeRules: Sendable, Equatable {
 
     static let weekRolloverDays = 1024 * 7
 
+    /// Exactly 20 years after the release (not 20 × 366 days, which overshoots by up to 15).
+    static let latestBelievableDate: CalendarDate = {
+        let r = releaseDate
+        return CalendarDate(year: r.year + 20, month: r.month, day: min(r.day, CalendarDate.daysInMonth(r.month, year: r.year + 20)))!
+    }()
+
     /// The four-digit year for a two-digit RMC year: the one in the 100-year window that ends
     /// 20 years after this build's release (1947…2046 for a 2026 release), whatever the
     /// reference date, so an archive replay and the device read "26" the same way.
@@ -44,7 +50,7 @@ public struct GPSTimeRules: Sendable, Equatable {
         while days < reference { days += GPSTimeRules.weekRolloverDays }
         // The latest believable date does not depend on the reference: 20 years after this
         // release, the same bound the two-digit year window has.
-        guard days <= GPSTimeRules.releaseDate.daysSinceEpoch + 20 * 366 else { return nil }
+        guard days <= GPSTimeRules.latestBelievableDate.daysSinceEpoch else { return nil }
         return days == date.daysSinceEpoch ? date : CalendarDate(daysSinceEpoch: days)
     }
 }

@@ -1,6 +1,8 @@
 /// A UTC time of day to the millisecond, as NMEA sends it (`hhmmss.sss`).
 ///
-/// Second 60 is allowed: receivers report the leap second itself (notes/gps-nmea.md §1).
+/// Second 60 is allowed at 23:59 only, where UTC inserts leap seconds: receivers report the leap
+/// second itself (notes/gps-nmea.md §1). It is stored as 86 400 000 ms and reads back as
+/// 23:59:60; a second 60 at any other minute would read back as the next minute and is refused.
 public struct TimeOfDay: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Milliseconds since 00:00:00.000, 0 … 86 400 999 (the top second is a leap second).
     public var milliseconds: Int32
@@ -9,18 +11,17 @@ public struct TimeOfDay: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public init?(hour: Int, minute: Int, second: Int, millisecond: Int = 0) {
         guard (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
-            (0...999).contains(millisecond)
+            (0...999).contains(millisecond), second < 60 || (hour == 23 && minute == 59)
         else { return nil }
         milliseconds = Int32(((hour * 60 + minute) * 60 + second) * 1000 + millisecond)
     }
 
-    public var hour: Int { Int(milliseconds) / 3_600_000 }
-    public var minute: Int { Int(milliseconds) / 60_000 % 60 }
+    /// Whether this is the leap second 23:59:60.
+    private var isLeapSecond: Bool { milliseconds >= 86_400_000 }
+    public var hour: Int { isLeapSecond ? 23 : Int(milliseconds) / 3_600_000 }
+    public var minute: Int { isLeapSecond ? 59 : Int(milliseconds) / 60_000 % 60 }
     /// 0…60: a leap second stays second 60 of minute 59.
-    public var second: Int {
-        let s = Int(milliseconds) / 1000 - hour * 3600 - minute * 60
-        return s
-    }
+    public var second: Int { isLeapSecond ? 60 : Int(milliseconds) / 1000 % 60 }
     public var millisecond: Int { Int(milliseconds) % 1000 }
 
     public static func < (a: TimeOfDay, b: TimeOfDay) -> Bool { a.milliseconds < b.milliseconds }

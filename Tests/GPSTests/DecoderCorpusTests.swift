@@ -1,0 +1,240 @@
+import Foundation
+import GPS
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The NMEA corpus (`../shared/corpus/nmea`, next to the repository, or
+/// `$THUNDERSTORM_CORPUS/nmea`), when present.
+let nmeaCorpusDirectory: URL = {
+    if let path = ProcessInfo.processInfo.environment["THUNDERSTORM_CORPUS"] {
+        return URL(fileURLWithPath: path).appendingPathComponent("nmea")
+    }
+    return URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/corpus/nmea")
+}()
+let nmeaCorpusPresent = FileManager.default.fileExists(atPath: nmeaCorpusDirectory.path)
+
+/// The bytes of one corpus log with its `#` comment lines removed, as gpsfake replays it.
+func corpusStream(_ name: String) throws -> [UInt8] {
+    let data = try Data(contentsOf: nmeaCorpusDirectory.appendingPathComponent(name))
+    var out: [UInt8] = []
+    out.reserveCapacity(data.count)
+    var lineStart = true
+    var comment = false
+    for byte in data {
+        if lineStart { comment = byte == UInt8(ascii: "#") }
+        if !comment { out.append(byte) }
+        lineStart = byte == 0x0A
+    }
+    return out
+}
+
+func corpusLogNames() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: nmeaCorpusDirectory.path)
+        .filter { $0.hasSuffix(".log") }.sorted()
+}
+
+// MARK: - Counting Swift heap allocations
+
+/// The runtime's instrumentation hook for `swift_allocObject`: every class instance, array or
+/// string buffer, closure context and boxed existential goes through it. (Raw `malloc` calls,
+/// e.g. `UnsafeMutablePointer.allocate`, do not, and are not counted.)
+typealias SwiftAllocObjectFunction = @convention(c) (UnsafeRawPointer?, Int, Int) -> UnsafeMutableRawPointer?
+
+nonisolated(unsafe) private var allocationsSeen = 0
+nonisolated(unsafe) private var realAllocObject: SwiftAllocObjectFunction?
+
+private let countingAllocObject: SwiftAllocObjectFunction = { metadata, size, alignment in
+    allocationsSeen += 1
+    return realAllocObject!(metadata, size, alignment)
+}
+
+enum AllocationCount: Equatable {
+    case counted(Int)
+    /// The runtime has no hook, or the child process failed; the reason says which.
+    case unavailable(String)
+}
+
+/// Counts the Swift heap allocations `body` makes. The runtime's hook is process-wide and turning
+/// it on changes how every thread retains, so the counting run happens in a forked child, which
+/// has a single thread; the tests running in parallel here never see the hook. The child also
+/// removes the test library's will-throw handler (see below). `body` runs once
+/// in the parent first, so any lazy metadata is instantiated before the fork.
+func swiftAllocations(_ body: () -> Void) -> AllocationCount {
+    body()
+    guard let process = dlopen(nil, RTLD_NOW),
+        let hookAddress = dlsym(process, "_swift_allocObject"),
+        let flagAddress = dlsym(process, "_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly")
+    else { return .unavailable("no _swift_allocObject hook in this runtime") }
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { return .unavailable("pipe failed") }
+    let pid = fork()
+    if pid == 0 {
+        let hook = hookAddress.assumingMemoryBound(to: SwiftAllocObjectFunction.self)
+        realAllocObject = hook.pointee
+        hook.pointee = countingAllocObject
+        flagAddress.assumingMemoryBound(to: Bool.self).pointee = true
+        // Swift Testing installs a will-throw handler that boxes every thrown error (an
+        // allocation) to record where it was thrown; the firmware has none. Typed throws
+        // allocate nothing without it.
+        for name in ["_swift_willThrow", "_swift_willThrowTypedImpl"] {
+            dlsym(process, name)?.assumingMemoryBound(to: UnsafeRawPointer?.self).pointee = nil
+        }
+        allocationsSeen = 0
+        body()
+        var result = Int64(allocationsSeen)
+        _ = withUnsafeBytes(of: &result) { write(fds[1], $0.baseAddress, 8) }
+        _exit(0)
+    }
+    close(fds[1])
+    defer { close(fds[0]) }
+    guard pid > 0 else { return .unavailable("fork failed") }
+    // A child that deadlocks (a lock another test thread held at fork time) must not hang the
+    // run: wait at most 30 s, then kill it and say so.
+    var ready = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+    guard poll(&ready, 1, 30_000) == 1 else {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return .unavailable("the counting child did not answer within 30 s")
+    }
+    var result: Int64 = -1
+    let n = withUnsafeMutableBytes(of: &result) { read(fds[0], $0.baseAddress, 8) }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    guard n == 8 else { return .unavailable("the counting child died (wait status \(status))") }
+    return .counted(Int(result))
+}
+
+@inline(never) func keepAlive<T>(_ value: T) { _ = value }
+
+// MARK: - The corpus
+
+/// Sentences that pass framing and the checksum but that the decoder rightly calls malformed,
+/// with the reason. Anything else the framer accepts must decode (or be unknown) without
+/// crashing.
+let expectedMalformed: [String: String] = [
+    // tn200 (SiRF-II, no fix): latitude "36000.0000" and longitude "72000.0000" are 360° and
+    // 720°; gpsd drops these too.
+    "tn200.log|RMC": "latitude 36000.0000 is 360°, out of range",
+    // mtk-3301 cold start: latitude "8960.000000" has minute 60.
+    "mtk-3301.log|GGA": "latitude 8960.000000 has minute 60",
+    "mtk-3301.log|RMC": "latitude 8960.000000 has minute 60",
+]
+
+@Suite struct DecoderCorpusTests {
+    @Test(.enabled(if: nmeaCorpusPresent, "the NMEA corpus is not next to the repository"))
+    func corpusSentencesDecodeWithoutAllocatingAndOnlyKnownOnesAreMalformed() throws {
+        var unexpected: [String] = []
+        var seenExpected = Set<String>()
+        var totals = (accepted: 0, decoded: 0, unknown: 0, malformed: 0)
+        let names = try corpusLogNames()
+        #expect(names.count == 20)
+        var streams: [(String, [UInt8])] = []
+        for name in names { streams.append((name, try corpusStream(name))) }
+
+        // The counter works: an array built at run time allocates.
+        let control = swiftAllocations { keepAlive(Array(repeating: UInt8(7), count: streams.count + 3)) }
+        #expect(control != .counted(0))
+        if case .unavailable(let reason) = control { Issue.record("cannot count allocations: \(reason)") }
+
+        for (name, stream) in streams {
+            var counts = (decoded: 0, unknown: 0, malformed: 0)
+            var statistics = NMEAStatistics()
+            let feed = {
+                counts = (0, 0, 0)
+                var framer = NMEAFramer()
+                stream.withUnsafeBytes { bytes in
+                    framer.feed(bytes) { sentence in
+                        switch NMEADecoder.decode(sentence) {
+                        case .decoded: counts.decoded += 1
+                        case .unknown: counts.unknown += 1
+                        case .malformed: counts.malformed += 1
+                        }
+                    }
+                }
+                framer.finish()
+                statistics = framer.statistics
+            }
+            let allocations = swiftAllocations(feed)
+            #expect(allocations == .counted(0), "framing and decoding \(name): \(allocations)")
+            #expect(counts.decoded + counts.unknown + counts.malformed == statistics.accepted)
+            totals.accepted += statistics.accepted
+            totals.decoded += counts.decoded
+            totals.unknown += counts.unknown
+            totals.malformed += counts.malformed
+        }
+
+        // Second pass, unmeasured: name every malformed sentence.
+        for (name, stream) in streams {
+            var framer = NMEAFramer()
+            stream.withUnsafeBytes { bytes in
+                framer.feed(bytes) { sentence in
+                    guard case .malformed(let field) = NMEADecoder.decode(sentence) else { return }
+                    let text = String(decoding: sentence, as: UTF8.self)
+                    let type = String(text.dropFirst(3).prefix(3))
+                    let key = "\(name)|\(type)"
+                    if expectedMalformed[key] != nil {
+                        seenExpected.insert(key)
+                    } else {
+                        unexpected.append("\(name): field \(field): \(text)")
+                    }
+                }
+            }
+        }
+        #expect(unexpected.isEmpty, "unexpectedly malformed:\n\(unexpected.prefix(40).joined(separator: "\n"))")
+        #expect(seenExpected == Set(expectedMalformed.keys), "an expected malformed sentence now decodes")
+        // gpsd echoed 8,746 sentences over the 20 logs (chk_summary.py --stats).
+        #expect(totals.accepted == 8_746)
+        #expect(totals.malformed == 19 + 12)  // tn200's RMCs, mtk-3301's GGAs and RMCs
+        #expect(totals.decoded + totals.unknown + totals.malformed == totals.accepted)
+    }
+
+    /// The sentences gpsd echoed in the `.chk`, in order (every non-JSON line, CR removed).
+    func gpsdAccepted(_ name: String) throws -> [String] {
+        let data = try Data(contentsOf: nmeaCorpusDirectory.appendingPathComponent(name + ".chk"))
+        return data.split(separator: 0x0A, omittingEmptySubsequences: false).compactMap { raw -> String? in
+            var line = Array(raw)
+            if line.last == 0x0D { line.removeLast() }
+            guard !line.isEmpty, line.first != UInt8(ascii: "{") else { return nil }
+            return String(decoding: line, as: UTF8.self)
+        }
+    }
+
+    @Test(.enabled(if: nmeaCorpusPresent, "the NMEA corpus is not next to the repository"))
+    func corpusFramerAcceptsExactlyWhatGpsdEchoedHoweverTheBytesAreSplit() throws {
+        for (index, name) in try corpusLogNames().enumerated() {
+            let stream = try corpusStream(name)
+            let expected = try gpsdAccepted(name)
+            let whole = frame(stream)
+            #expect(whole.sentences == expected, "\(name): accepted set differs from gpsd's")
+            #expect(whole.statistics.accepted == expected.count)
+            let byteByByte = frame(stream, chunkSizes: [1])
+            #expect(byteByByte == whole, "\(name): byte-by-byte feeding changed the result")
+            let random = frameRandomly(stream, seed: 0x5EED_0000 + UInt64(index), maximumChunk: 97)
+            #expect(random == whole, "\(name): random chunks changed the result")
+        }
+    }
+
+    @Test(.enabled(if: nmeaCorpusPresent, "the NMEA corpus is not next to the repository"))
+    func corpusDropsAreCountedByReason() throws {
+        // firefly-II: all 23 GGA have a wrong checksum.
+        #expect(frame(try corpusStream("firefly-II.log")).statistics.badChecksum == 23)
+        // garmin-geko201: $GPBOD,,T,,M,,* has an empty checksum.
+        let geko = frame(try corpusStream("garmin-geko201.log")).statistics
+        #expect(geko.missingChecksum + geko.badChecksum + geko.garbage + geko.overlong == 1)
+        #expect(geko.missingChecksum == 1)
+        // mtk-3301: three $POLYN lines without a checksum.
+        #expect(frame(try corpusStream("mtk-3301.log")).statistics.missingChecksum == 3)
+        // ublox-8: a line of binary garbage with no "$" in it (ignored bytes, no sentence to
+        // drop), and a last RMC cut off before its checksum but still ended by CR LF.
+        let ublox = frame(try corpusStream("ublox-8.log")).statistics
+        #expect(ublox.missingChecksum == 1)
+        #expect(ublox.ignoredBytes > 100)
+        #expect(ublox.badChecksum + ublox.garbage + ublox.overlong == 0)
+    }
+}
