@@ -1,0 +1,108 @@
+import ArgumentParser
+import GPS
+import Glibc
+
+/// `thunderstorm gps decode [FILE|-] [--sentences]`: raw receiver bytes in, gpsd-style JSON Lines
+/// out (ARCHITECTURE §6): one TPV object per closed epoch, then one STATS object.
+struct GPSDecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode raw NMEA 0183 bytes into one gpsd-style TPV line per epoch.",
+        discussion: """
+            Reads a capture (FILE, or standard input with -), skipping lines that start with #, as gpsd's capture files do. Prints JSON Lines: one TPV object per closed epoch, with gpsd's names (time only when the date is known, speed in m/s, absent fields left out), then one STATS object with the framer and decoder counters. With --sentences, every accepted sentence is printed too, in order, as {"class":"NMEA","sentence":"$GPGGA,…"}.
+
+            Dates before --not-before are taken as GPS week-rollover errors and moved forward in 1,024-week steps. The default keeps every date since 1999-08-22, so old captures decode as recorded.
+
+            Exit status: 0 done; 64 bad arguments; 66 FILE cannot be opened; 74 read error.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The capture to decode, or - for standard input.", valueName: "file"))
+    var file: String = "-"
+
+    @Flag(help: "Also print each accepted sentence, in order, as a {\"class\":\"NMEA\"} line.")
+    var sentences = false
+
+    @Option(
+        name: .customLong("not-before"),
+        help: ArgumentHelp("The earliest believable date, YYYY-MM-DD.", valueName: "date"))
+    var notBefore: String?
+
+    func validate() throws {
+        if let notBefore, Self.parseDate(notBefore) == nil {
+            throw ValidationError("--not-before must be a real date as YYYY-MM-DD, not '\(notBefore)'")
+        }
+    }
+
+    func run() throws {
+        let rules = notBefore.flatMap(Self.parseDate).map(GPSTimeRules.init(referenceDate:)) ?? .archive
+        let descriptor: CInt
+        if file == "-" {
+            descriptor = STDIN_FILENO
+        } else {
+            descriptor = open(file, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                printError("\(file): cannot read: \(String(cString: strerror(errno))); check the path")
+                throw ExitCode(66)
+            }
+        }
+        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+
+        var receiver = NMEAReceiver(rules: rules)
+        var comments = CommentFilter()
+        var output = JSONLines()
+        let printSentences = sentences
+        let handle: (NMEAReceiver.Event) -> Void = { event in
+            switch event {
+            case .sentence(let bytes, _):
+                if printSentences { output.sentence(bytes) }
+            case .fix(let fix):
+                output.tpv(fix)
+            }
+        }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
+        defer { chunk.deallocate() }
+        while true {
+            let count = read(descriptor, chunk.baseAddress, chunk.count)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                printError("\(file): read failed: \(String(cString: strerror(errno)))")
+                throw ExitCode(74)
+            }
+            let kept = comments.strip(UnsafeMutableRawBufferPointer(rebasing: chunk[0..<count]))
+            receiver.consume(UnsafeRawBufferPointer(rebasing: chunk[0..<kept]), handle)
+        }
+        receiver.finish(handle)
+        output.stats(receiver.statistics)
+    }
+
+    static func parseDate(_ text: String) -> CalendarDate? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+        else { return nil }
+        return CalendarDate(year: y, month: m, day: d)
+    }
+}
+
+/// Drops the lines of a capture that start with `#` (gpsd's comment lines), across reads.
+struct CommentFilter {
+    private var atLineStart = true
+    private var inComment = false
+
+    /// Compacts `buffer` in place and returns how many bytes remain.
+    mutating func strip(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var kept = 0
+        for i in 0..<buffer.count {
+            let byte = buffer[i]
+            if atLineStart { inComment = byte == UInt8(ascii: "#") }
+            if !inComment {
+                buffer[kept] = byte
+                kept += 1
+            }
+            atLineStart = byte == 0x0A
+        }
+        return kept
+    }
+}
