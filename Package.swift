@@ -70,7 +70,7 @@ let package = Package(
         ),
         .testTarget(name: "HALSimTests", dependencies: ["HALSim", "HAL"]),
         .testTarget(name: "BoardTests", dependencies: ["Board"]),
-        .testTarget(name: "GPSTests", dependencies: ["GPS", "Board"]),
+        .testTarget(name: "GPSTests", dependencies: ["GPS", "Board", "HALSim", "HALLinux"]),
         .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm"]),
     ]
 )
