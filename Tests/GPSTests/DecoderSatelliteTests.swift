@@ -1,4 +1,5 @@
 import GPS
+import HALSim
 import Testing
 
 /// Satellite and text sentences (GSA, GSV, TXT), NMEA 4.10/4.11 system and signal IDs, talkers,
@@ -234,7 +235,7 @@ import Testing
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func randomPrintableSentencesNeverCrashTheDecoder(seed: UInt64) {
         // Mutate real sentences byte by byte; every result must come back as some decoding.
-        var random = ChunkRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let alphabet = Array("0123456789.,-+*$ABCDEGKLMNPQRSTVWZaez ".utf8)
         var decoded = 0
         for original in DecoderSatelliteTests.oneOfEach + DecoderSatelliteTests.oneOfEach.map({ retalk($0, "GQ") }) {

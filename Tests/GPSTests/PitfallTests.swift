@@ -1,4 +1,5 @@
 import GPS
+import HALSim
 import Testing
 
 /// One test (at least) per pitfall of notes/gps-nmea.md §3, end to end through `NMEAReceiver`
@@ -286,7 +287,7 @@ import Testing
         lines += PitfallTests.validEpoch("171928") + PitfallTests.validEpoch("171929")
         let bytes = Array(lines.map { $0 + "\r\n" }.joined().utf8)
         let whole = receive(bytes: bytes)
-        var random = ChunkRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let sizes = (0..<200).map { _ in Int.random(in: 1...13, using: &random) }
         let split = receive(bytes: bytes, chunkSizes: sizes)
         #expect(split.fixes == whole.fixes)

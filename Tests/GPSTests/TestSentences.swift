@@ -1,4 +1,5 @@
 import GPS
+import HALSim
 
 // Helpers for building NMEA test input and reading back what the framer, decoder and receiver
 // made of it. Test code only: it allocates freely.
@@ -115,7 +116,7 @@ func frame(_ text: String, finish: Bool = true) -> FramerRun { frame(Array(text.
 
 /// Feeds `bytes` to a fresh framer in random-sized chunks drawn from `generator`.
 func frameRandomly(_ bytes: [UInt8], seed: UInt64, maximumChunk: Int) -> FramerRun {
-    var generator = ChunkRandom(seed: seed)
+    var generator = SplitMix64(seed: seed)
     var sizes: [Int] = []
     var total = 0
     while total < bytes.count {
@@ -124,19 +125,6 @@ func frameRandomly(_ bytes: [UInt8], seed: UInt64, maximumChunk: Int) -> FramerR
         total += size
     }
     return frame(bytes, chunkSizes: sizes)
-}
-
-/// A small seeded generator, so a random split can be replayed from its seed.
-struct ChunkRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// What a receiver run produced: every closed epoch, and the counters.

@@ -1,5 +1,6 @@
 import Board
 import GPS
+import HALSim
 import Testing
 
 /// Our receiver against gpsd on its own regression captures (issue 3, "Conformance with gpsd").
@@ -36,7 +37,7 @@ struct GPSDCorpusConformanceTests {
     static func replay(_ bytes: [UInt8], seed: UInt64) -> Replay {
         var receiver = NMEAReceiver(rules: .archive)
         var replay = Replay()
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var offset = 0
         let handle: (NMEAReceiver.Event) -> Void = { event in
             switch event {
@@ -109,18 +110,5 @@ struct GPSDCorpusConformanceTests {
             }
         }
         #expect(problems.isEmpty, "\(capture): \(problems.count) of \(expected.epochs.count) epochs differ:\n\(problems.prefix(8).joined(separator: "\n"))")
-    }
-}
-
-/// SplitMix64: a seeded generator so a failing split can be replayed.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

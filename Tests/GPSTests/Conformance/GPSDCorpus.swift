@@ -5,17 +5,9 @@ import GPS
 /// The gpsd regression captures (`../shared/corpus/nmea`, next to the repository, or
 /// `$THUNDERSTORM_CORPUS/nmea`): each `X.log` of raw receiver bytes with gpsd's output `X.log.chk`.
 enum GPSDCorpus {
-    static let directory: URL = {
-        if let path = ProcessInfo.processInfo.environment["THUNDERSTORM_CORPUS"] {
-            return URL(fileURLWithPath: path).appendingPathComponent("nmea")
-        }
-        return URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/corpus/nmea")
-    }()
+    static var directory: URL { nmeaCorpusDirectory }
 
-    static let isPresent = FileManager.default.fileExists(atPath: directory.appendingPathComponent("SOURCES.md").path)
+    static let isPresent = nmeaCorpusPresent
 
     /// The capture names (`bu353s4.log`, …), sorted; empty when the corpus is absent.
     static let captures: [String] = {
@@ -28,17 +20,7 @@ enum GPSDCorpus {
     }
 
     /// The capture with its `#` comment lines removed, as gpsfake sends it.
-    static func receiverBytes(_ name: String) -> [UInt8] {
-        var out: [UInt8] = []
-        var atLineStart = true
-        var inComment = false
-        for byte in bytes(name) {
-            if atLineStart { inComment = byte == UInt8(ascii: "#") }
-            if !inComment { out.append(byte) }
-            atLineStart = byte == 0x0A
-        }
-        return out
-    }
+    static func receiverBytes(_ name: String) -> [UInt8] { (try? corpusStream(name)) ?? [] }
 
     /// What gpsd made of a capture: the sentences it echoed, in order, and per epoch time the
     /// last TPV it printed with that time (its state at the end of the epoch), as
