@@ -1,0 +1,35 @@
+// swift-tools-version: 6.1
+// Benchmarks for Thunderstorm, kept out of the root package so `swift test` never builds
+// ordo-one/benchmark. Run from this directory:
+//   swift package --disable-sandbox benchmark
+// and the CI gate (0 mallocs in the measured region, see Thresholds/):
+//   swift package --disable-sandbox benchmark thresholds check
+import PackageDescription
+
+// A path dependency's identity is its directory name, which depends on where the repository was
+// cloned; take it from the manifest's location instead of spelling it out.
+let rootPackage = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "main")
+
+let package = Package(
+    name: "ThunderstormBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(
+            url: "https://github.com/ordo-one/benchmark",
+            exact: "1.38.1",
+            traits: ["MallocInterposer"]
+        ),
+    ],
+    targets: [
+        .executableTarget(
+            name: "NMEABenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "GPS", package: rootPackage),
+            ],
+            path: "Benchmarks/NMEABenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ]
+)

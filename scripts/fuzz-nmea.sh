@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Builds the NMEA libFuzzer target (Fuzz/) and runs it for SECONDS (default 60) over the checked-in
+# regression corpus Fuzz/Corpus/NMEA. New inputs go to a scratch corpus and crash artifacts to a
+# scratch directory (FUZZ_SCRATCH, default Fuzz/.fuzz), never into the checked-in corpus.
+# Exits non-zero when libFuzzer finds a crash (or an invariant of the target breaks), and prints
+# libFuzzer's summary: executions, executions per second, coverage and features.
+#
+#   scripts/fuzz-nmea.sh [SECONDS]
+#   FUZZ_SCRATCH=Fuzz/.fuzz-long FUZZ_BUILD_DIR=Fuzz/.build-long scripts/fuzz-nmea.sh 1800
+#
+# Shrinking what a long run found back into the checked-in corpus (only inputs adding coverage):
+#   bin=Fuzz/.build/release/NMEAFuzz; mkdir /tmp/min
+#   "$bin" -merge=1 -max_len=4096 /tmp/min Fuzz/Corpus/NMEA Fuzz/.fuzz/corpus
+# Reproducing a crash, with every event printed:
+#   NMEA_FUZZ_VERBOSE=1 Fuzz/.build/release/NMEAFuzz Fuzz/.fuzz/artifacts/crash-…
+#
+# Build recipe (notes/linux-and-swift.md B2): `--sanitize fuzzer` makes SwiftPM link libFuzzer's
+# main, `-Xswiftc -sanitize=fuzzer,address` puts coverage and AddressSanitizer into every Swift
+# module (with `--sanitize fuzzer --sanitize address` only one of them reaches the Swift code).
+# Release mode keeps the target's invariant checks and runs about 6× faster than debug.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-60}
+scratch=${FUZZ_SCRATCH:-Fuzz/.fuzz}
+corpus=Fuzz/Corpus/NMEA
+mkdir -p "$scratch/corpus" "$scratch/artifacts"
+scratch=$(cd "$scratch" && pwd)
+
+# FUZZ_BUILD_DIR gives a long run its own build, so a rebuild meanwhile cannot relink its binary.
+build=(swift build --package-path Fuzz --scratch-path "${FUZZ_BUILD_DIR:-Fuzz/.build}"
+  -c release --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address)
+# The gold linker warns once per ASan helper symbol; nothing else is dropped.
+if ! "${build[@]}" 2>&1 | { grep -v "Cannot export local symbol" || true; }; then
+  echo "fuzz target build failed" >&2
+  exit 1
+fi
+bin=$("${build[@]}" --show-bin-path)/NMEAFuzz
+
+log="$scratch/fuzz-$(date +%Y%m%d-%H%M%S).log"
+echo "fuzzing NMEAReceiver for ${seconds}s: seeds $corpus ($(ls "$corpus" | wc -l) files), new inputs $scratch/corpus, log $log"
+
+# Swift's own crash backtracer would run after libFuzzer's handler and can hold the run for
+# minutes; libFuzzer and ASan print the stack already.
+status=0
+SWIFT_BACKTRACE=enable=no "$bin" \
+  -max_total_time="$seconds" \
+  -max_len=4096 \
+  -timeout=10 \
+  -rss_limit_mb=2048 \
+  -print_final_stats=1 \
+  -artifact_prefix="$scratch/artifacts/" \
+  "$scratch/corpus" "$corpus" >"$log" 2>&1 || status=$?
+
+# libFuzzer's summary: the last status line (coverage, features, corpus) and the final stats.
+grep -E '^#[0-9]+' "$log" | tail -n 1 || true
+grep -E '^(Done [0-9]+ runs|stat::)' "$log" || true
+echo "scratch corpus: $(ls "$scratch/corpus" | wc -l) inputs"
+
+if [ "$status" -ne 0 ] || grep -qE '^==[0-9]+== ERROR|^SUMMARY: |Fatal error' "$log"; then
+  echo "--- libFuzzer found a crash (exit $status); from $log:" >&2
+  grep -vE '^#[0-9]+|Uses: ' "$log" | tail -n 60 >&2
+  ls -1 "$scratch/artifacts" >&2 || true
+  exit 1
+fi
+echo "no crash in ${seconds}s"
