@@ -188,7 +188,9 @@ struct Sat: Equatable, CustomStringConvertible {
     init(_ prn: UInt16, _ elevation: Int?, _ azimuth: Int?, _ snr: Int?) {
         (self.prn, self.elevation, self.azimuth, self.snr) = (prn, elevation, azimuth, snr)
     }
-    init(_ s: SatelliteInView) { self.init(s.prn, s.elevation, s.azimuth, s.snr) }
+    init(_ s: SatelliteInView) {
+        self.init(s.prn, s.elevation.map(Int.init), s.azimuth.map(Int.init), s.snr.map(Int.init))
+    }
     var description: String { "\(prn)(\(elevation as Any),\(azimuth as Any),\(snr as Any))" }
 }
 

@@ -298,9 +298,9 @@ func checkMessage(_ message: NMEAMessage, sentenceLength n: Int) {
         for i in 0..<m.satelliteCount {
             let sat = m.satellites[i]
             invariant((1...999).contains(sat.prn), "GSV PRN")
-            checkCount(sat.elevation, 0...90)
-            checkCount(sat.azimuth, 0...360)
-            checkCount(sat.snr, 0...99)
+            checkCount(sat.elevation.map(Int.init), 0...90)
+            checkCount(sat.azimuth.map(Int.init), 0...360)
+            checkCount(sat.snr.map(Int.init), 0...99)
         }
         checkCount(m.signalID, 0...99)
     case .vtg(let m):

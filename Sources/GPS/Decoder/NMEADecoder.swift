@@ -170,7 +170,8 @@ public enum NMEADecoder {
                 throw MalformedField(index: base)
             }
             m.satellites[m.satelliteCount] = SatelliteInView(
-                prn: UInt16(prn), elevation: elevation, azimuth: azimuth, snr: snr)
+                prn: UInt16(prn), elevation: elevation.map { UInt8($0) }, azimuth: azimuth.map { UInt16($0) },
+                snr: snr.map { UInt8($0) })
             m.satelliteCount += 1
         }
         return m

@@ -50,6 +50,7 @@ struct NMEAFields {
     func isEmpty(_ index: Int) -> Bool { range(index).isEmpty }
 
     /// The single character of a one-letter field (status, hemisphere, mode), nil when empty.
+    @inline(__always)
     func character(_ index: Int) throws(MalformedField) -> UInt8? {
         let r = range(index)
         if r.isEmpty { return nil }
@@ -58,6 +59,7 @@ struct NMEAFields {
     }
 
     /// An unsigned integer of at most `maximumDigits` digits (leading zeros allowed).
+    @inline(__always)
     func unsigned(_ index: Int, maximumDigits: Int = 9) throws(MalformedField) -> Int? {
         let r = range(index)
         if r.isEmpty { return nil }

@@ -122,13 +122,16 @@ public struct GSA: Sendable, Equatable {
     }
 }
 
-/// One satellite of a GSV sentence.
+/// One satellite of a GSV sentence, in the narrowest types its ranges allow: a GSV carries
+/// four, and every byte of the message is copied on its way from the decoder to the epochs.
 public struct SatelliteInView: Sendable, Equatable {
     public var prn: UInt16
-    public var elevation: Int?
-    public var azimuth: Int?
+    /// Degrees above the horizon, 0…90.
+    public var elevation: UInt8?
+    /// Degrees from true north, 0…360.
+    public var azimuth: UInt16?
     /// Carrier-to-noise density, dB-Hz; nil when the satellite is not tracked.
-    public var snr: Int?
+    public var snr: UInt8?
 }
 
 /// Satellites in view: up to four per sentence, in a group of `totalMessages`.

@@ -21,6 +21,8 @@ public struct NMEAFramer {
 
     private var buffer = InlineArray<256, UInt8>(repeating: 0)
     private var count = 0
+    /// XOR of the sentence's bytes after `$` so far.
+    private var sum: UInt8 = 0
     private var inSentence = false
     /// After an overlong sentence, bytes up to the next `$` or line end belong to it and are not
     /// counted again as ignored.
@@ -32,41 +34,75 @@ public struct NMEAFramer {
 
     /// Frames `bytes`, calling `body` with each complete sentence whose checksum is correct.
     /// The sentence spans `$` to the last checksum digit, without the line ending.
+    ///
+    /// The state lives in locals for the length of the call and the body of a sentence is copied
+    /// by a tight loop that also folds the checksum, so each byte costs a compare, a store and
+    /// an XOR (Benchmarks/: the framer was 20 % of a receiver pass before this).
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
-        for byte in bytes {
-            if inSentence {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+        let input = start.assumingMemoryBound(to: UInt8.self)
+        let end = bytes.count
+        var i = 0
+        var count = self.count, sum = self.sum
+        var inSentence = self.inSentence, skipping = self.skipping
+        var stats = statistics
+        var span = buffer.mutableSpan
+        span.withUnsafeMutableBytes { storage in
+            let out = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            while i < end {
+                guard inSentence else {
+                    let byte = input[i]
+                    i &+= 1
+                    if byte == 0x24 {
+                        out[0] = byte
+                        count = 1
+                        sum = 0
+                        inSentence = true
+                        skipping = false
+                    } else if byte == 0x0D || byte == 0x0A {
+                        skipping = false
+                    } else if !skipping {
+                        stats.ignoredBytes += 1
+                    }
+                    continue
+                }
+                // Printable bytes other than "$", while the sentence has room.
+                let limit = min(end, i &+ (NMEAFramer.maximumLength &- count))
+                while i < limit {
+                    let byte = input[i]
+                    if byte &- 0x20 > 0x5E || byte == 0x24 { break }
+                    out[count] = byte
+                    count &+= 1
+                    sum ^= byte
+                    i &+= 1
+                }
+                guard i < end else { break }
+                let byte = input[i]
+                i &+= 1
                 switch byte {
                 case 0x24:  // "$": a new sentence starts, whatever came before
-                    if count > 1 { statistics.garbage += 1 }
+                    if count > 1 { stats.garbage += 1 }
                     count = 1
+                    sum = 0
                 case 0x0D, 0x0A:
                     inSentence = false
-                    finish(body)
-                case 0x20...0x7E:
-                    if count == NMEAFramer.maximumLength {
-                        statistics.overlong += 1
-                        inSentence = false
-                        skipping = true
-                    } else {
-                        buffer[count] = byte
-                        count &+= 1
-                    }
+                    NMEAFramer.check(out, count, sum, &stats, body)
+                case 0x20...0x7E:  // printable, but the sentence is full
+                    stats.overlong += 1
+                    inSentence = false
+                    skipping = true
                 default:
-                    statistics.garbage += 1
-                    statistics.ignoredBytes += 1
+                    stats.garbage += 1
+                    stats.ignoredBytes += 1
                     inSentence = false
                 }
-            } else if byte == 0x24 {
-                buffer[0] = byte
-                count = 1
-                inSentence = true
-                skipping = false
-            } else if byte == 0x0D || byte == 0x0A {
-                skipping = false
-            } else if !skipping {
-                statistics.ignoredBytes += 1
             }
         }
+        self.count = count
+        self.sum = sum
+        self.inSentence = inSentence
+        self.skipping = skipping
+        statistics = stats
     }
 
     /// Drops a partial sentence at the end of the input (a capture that stops mid-line): it is
@@ -78,26 +114,26 @@ public struct NMEAFramer {
         count = 0
     }
 
-    private mutating func finish(_ body: (UnsafeRawBufferPointer) -> Void) {
-        let n = count
+    /// Checks a complete line: `$`, at least one address character, `*hh` matching the XOR of
+    /// everything between `$` and `*` (`sum` holds the XOR of everything after `$`).
+    @inline(__always)
+    private static func check(
+        _ line: UnsafeMutablePointer<UInt8>, _ n: Int, _ sum: UInt8, _ stats: inout NMEAStatistics,
+        _ body: (UnsafeRawBufferPointer) -> Void
+    ) {
         if n == 1 { return }  // a lone "$" and a line end: nothing to report
-        // "$" + at least one address character + "*hh".
-        guard n >= 5, buffer[n - 3] == 0x2A,
-            let high = hexValue(buffer[n - 2]), let low = hexValue(buffer[n - 1])
+        guard n >= 5, line[n - 3] == 0x2A,
+            let high = hexValue(line[n - 2]), let low = hexValue(line[n - 1])
         else {
-            statistics.missingChecksum += 1
+            stats.missingChecksum += 1
             return
         }
-        var sum: UInt8 = 0
-        for i in 1..<(n - 3) { sum ^= buffer[i] }
-        guard sum == high << 4 | low else {
-            statistics.badChecksum += 1
+        guard sum ^ line[n - 3] ^ line[n - 2] ^ line[n - 1] == high << 4 | low else {
+            stats.badChecksum += 1
             return
         }
-        statistics.accepted += 1
-        buffer.span.withUnsafeBytes { all in
-            body(UnsafeRawBufferPointer(rebasing: all[0..<n]))
-        }
+        stats.accepted += 1
+        body(UnsafeRawBufferPointer(start: line, count: n))
     }
 }
 
