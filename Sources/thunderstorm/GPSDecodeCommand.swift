@@ -1,6 +1,6 @@
 import ArgumentParser
 import GPS
-import Glibc
+import SystemPackage
 
 /// `thunderstorm gps decode [FILE|-] [--sentences]`: raw receiver bytes in, gpsd-style JSON Lines
 /// out (ARCHITECTURE §6): one TPV object per closed epoch, then one STATS object.
@@ -36,17 +36,20 @@ struct GPSDecodeCommand: ParsableCommand {
 
     func run() throws {
         let rules = notBefore.flatMap(Self.parseDate).map(GPSTimeRules.init(referenceDate:)) ?? .archive
-        let descriptor: CInt
+        // swift-system's descriptor reads retry EINTR and report Errno; a capture may be a pipe,
+        // so this is a plain read loop rather than the positional reads of the FileSystem seam.
+        let descriptor: FileDescriptor
         if file == "-" {
-            descriptor = STDIN_FILENO
+            descriptor = .standardInput
         } else {
-            descriptor = open(file, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                printError("\(file): cannot read: \(String(cString: strerror(errno))); check the path")
+            do {
+                descriptor = try FileDescriptor.open(FilePath(file), .readOnly, options: .closeOnExec)
+            } catch {
+                printError("\(file): cannot read: \(error); check the path")
                 throw ExitCode(66)
             }
         }
-        defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+        defer { if file != "-" { try? descriptor.close() } }
 
         var receiver = NMEAReceiver(rules: rules)
         var comments = CommentFilter()
@@ -63,13 +66,14 @@ struct GPSDecodeCommand: ParsableCommand {
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
         defer { chunk.deallocate() }
         while true {
-            let count = read(descriptor, chunk.baseAddress, chunk.count)
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                printError("\(file): read failed: \(String(cString: strerror(errno)))")
+            let count: Int
+            do {
+                count = try descriptor.read(into: chunk)
+            } catch {
+                printError("\(file): read failed: \(error)")
                 throw ExitCode(74)
             }
+            if count == 0 { break }
             let kept = comments.strip(UnsafeMutableRawBufferPointer(rebasing: chunk[0..<count]))
             receiver.consume(UnsafeRawBufferPointer(rebasing: chunk[0..<kept]), handle)
         }

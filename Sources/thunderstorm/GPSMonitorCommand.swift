@@ -107,17 +107,7 @@ struct GPSMonitorCommand: ParsableCommand {
             + " ok=\(s.accepted) bad=\(s.rejected) unknown=\(s.unknown) | \(service.statusLine(at: now))"
     }
 
-    /// `value` rounded to `places` decimals, without Foundation's formatter.
-    static func decimal(_ value: Double, _ places: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let scaled = Int64((abs(value) * scale).rounded())
-        let whole = scaled / Int64(scale)
-        let fraction = String(scaled % Int64(scale))
-        let padded = String(repeating: "0", count: places - fraction.count) + fraction
-        let sign = value < 0 && scaled != 0 ? "-" : ""
-        return places == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(padded)"
-    }
+    static func decimal(_ value: Double, _ places: Int) -> String { decimalText(value, places: places) }
 }
 
 extension String {

@@ -38,16 +38,20 @@ struct JSONLines {
     /// `value` rounded to `digits` decimals, trailing zeros removed (gpsd's `%.9f` then trimmed
     /// by its JSON writer).
     static func fixed(_ value: Double, _ digits: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = (value * scale).rounded()
-        let negative = scaled < 0
-        let magnitude = Int64(abs(scaled))
-        let whole = magnitude / Int64(scale)
-        var fraction = String(magnitude % Int64(scale))
-        fraction = String(repeating: "0", count: digits - fraction.count) + fraction
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        let sign = negative && magnitude != 0 ? "-" : ""
-        return fraction.isEmpty ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
+        decimalText(value, places: digits, trimmingZeros: true)
     }
+}
+
+/// `value` rounded to `places` decimals without Foundation's formatter; with `trimmingZeros`,
+/// trailing zeros (and a bare point) are dropped.
+func decimalText(_ value: Double, places: Int, trimmingZeros: Bool = false) -> String {
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    let magnitude = Int64((abs(value) * scale).rounded())
+    let whole = magnitude / Int64(scale)
+    var fraction = String(magnitude % Int64(scale))
+    fraction = String(repeating: "0", count: places - fraction.count) + fraction
+    if trimmingZeros { while fraction.hasSuffix("0") { fraction.removeLast() } }
+    let sign = value < 0 && magnitude != 0 ? "-" : ""
+    return places == 0 || fraction.isEmpty ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
 }
