@@ -91,21 +91,27 @@ struct FramerRun: Equatable {
     var statistics = NMEAStatistics()
 }
 
+/// Calls `body` with consecutive pieces of `bytes` of the given sizes (cycled; all of it in one
+/// piece when `sizes` is empty), as serial reads would deliver them.
+func forEachChunk(of bytes: [UInt8], sizes: [Int], _ body: (UnsafeRawBufferPointer) -> Void) {
+    var offset = 0
+    var k = 0
+    while offset < bytes.count {
+        let size = sizes.isEmpty ? bytes.count - offset : max(1, sizes[k % sizes.count])
+        let end = min(bytes.count, offset + size)
+        bytes[offset..<end].withUnsafeBytes(body)
+        offset = end
+        k += 1
+    }
+}
+
 /// Feeds `bytes` to a fresh framer in chunks of the given sizes (cycled; the rest in one piece
 /// when they run out), then calls `finish()`.
 func frame(_ bytes: [UInt8], chunkSizes: [Int] = [], finish: Bool = true) -> FramerRun {
     var framer = NMEAFramer()
     var run = FramerRun()
-    var offset = 0
-    var k = 0
-    while offset < bytes.count {
-        let size = chunkSizes.isEmpty ? bytes.count - offset : max(1, chunkSizes[k % chunkSizes.count])
-        let end = min(bytes.count, offset + size)
-        bytes[offset..<end].withUnsafeBytes { chunk in
-            framer.feed(chunk) { run.sentences.append(String(decoding: $0, as: UTF8.self)) }
-        }
-        offset = end
-        k += 1
+    forEachChunk(of: bytes, sizes: chunkSizes) { chunk in
+        framer.feed(chunk) { run.sentences.append(String(decoding: $0, as: UTF8.self)) }
     }
     if finish { framer.finish() }
     run.statistics = framer.statistics
@@ -143,21 +149,13 @@ func receive(_ lines: [String], rules: GPSTimeRules = .archive) -> ReceiverRun {
 func receive(bytes: [UInt8], rules: GPSTimeRules = .archive, chunkSizes: [Int] = []) -> ReceiverRun {
     var receiver = NMEAReceiver(rules: rules)
     var run = ReceiverRun()
-    var offset = 0
-    var k = 0
-    while offset < bytes.count {
-        let size = chunkSizes.isEmpty ? bytes.count - offset : max(1, chunkSizes[k % chunkSizes.count])
-        let end = min(bytes.count, offset + size)
-        bytes[offset..<end].withUnsafeBytes { chunk in
-            receiver.consume(chunk) { event in
-                switch event {
-                case .fix(let fix): run.fixes.append(fix)
-                case .sentence(_, let decoding): run.decodings.append(decoding)
-                }
+    forEachChunk(of: bytes, sizes: chunkSizes) { chunk in
+        receiver.consume(chunk) { event in
+            switch event {
+            case .fix(let fix): run.fixes.append(fix)
+            case .sentence(_, let decoding): run.decodings.append(decoding)
             }
         }
-        offset = end
-        k += 1
     }
     receiver.finish { event in
         if case .fix(let fix) = event { run.fixes.append(fix) }
