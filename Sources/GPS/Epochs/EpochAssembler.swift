@@ -14,22 +14,34 @@
 public struct EpochAssembler {
     public var rules: GPSTimeRules
 
-    private var fix = Fix()
-    private var hasData = false
-    private var saysValid = false
-    private var saysInvalid = false
-    private var gsaFixType: Int?
-    private var gsaAllNoFix = true
-    private var gsaSatellites = 0
-    private var epochDate: CalendarDate?
-    private var epochDateTrusted = false
+    /// Everything that belongs to the epoch in progress; the next one starts from `Epoch()`.
+    private struct Epoch {
+        var fix = Fix()
+        var hasData = false
+        var saysValid = false
+        var saysInvalid = false
+        /// The highest GSA fix type of the epoch: 1 only when every GSA says "no fix" (a
+        /// multi-GNSS receiver sends one GSA per constellation, and one without satellites may
+        /// say 1 while the fix is 3D).
+        var gsaFixType: Int?
+        var gsaSatellites = 0
+        var date: CalendarDate?
+        var dateTrusted = false
+        /// Keys of the once-per-epoch sentences seen (RMC, GGA, GNS, GLL, VTG, ZDA, per talker):
+        /// a receiver sends each at most once per epoch per talker.
+        var seenOnce = InlineArray<16, UInt32>(repeating: 0)
+        var seenOnceCount = 0
+
+        func hasSeen(_ key: UInt32) -> Bool {
+            for i in 0..<seenOnceCount where seenOnce[i] == key { return true }
+            return false
+        }
+    }
+
+    private var epoch = Epoch()
     /// The last believed date and the time of day it belonged to, carried into later epochs
     /// (GGA and GLL have no date) and rolled over at midnight.
     private var dateAnchor: UTCTime?
-    /// Keys of the once-per-epoch sentences seen in this epoch (RMC, GGA, GNS, GLL, VTG, ZDA,
-    /// per talker): a receiver sends each at most once per epoch per talker.
-    private var seenOnce = InlineArray<16, UInt32>(repeating: 0)
-    private var seenOnceCount = 0
     private var lastKey: UInt32 = 0
     private var previousEnder: UInt32 = 0
     private var ender: UInt32 = 0
@@ -41,18 +53,19 @@ public struct EpochAssembler {
     public mutating func add(_ talker: NMEATalker, _ message: NMEAMessage, _ emit: (Fix) -> Void) {
         let key = EpochAssembler.key(talker, message)
         let time = EpochAssembler.time(of: message)
-        if hasData {
-            if let time, let current = fix.timeOfDay, time != current {
+        let once = EpochAssembler.isOncePerEpoch(message)
+        if epoch.hasData {
+            if let time, let current = epoch.fix.timeOfDay, time != current {
                 if lastKey == previousEnder, lastKey != 0 { ender = lastKey }
                 previousEnder = lastKey
                 close(emit)
-            } else if EpochAssembler.isOncePerEpoch(message), hasSeen(key) {
+            } else if once, epoch.hasSeen(key) {
                 close(emit)
             }
         }
-        if EpochAssembler.isOncePerEpoch(message), !hasSeen(key), seenOnceCount < 16 {
-            seenOnce[seenOnceCount] = key
-            seenOnceCount += 1
+        if once, !epoch.hasSeen(key), epoch.seenOnceCount < 16 {
+            epoch.seenOnce[epoch.seenOnceCount] = key
+            epoch.seenOnceCount += 1
         }
         merge(message, time: time)
         lastKey = key
@@ -61,12 +74,12 @@ public struct EpochAssembler {
 
     /// Closes the epoch in progress, if any (the end of a capture, or a receiver gone quiet).
     public mutating func finish(_ emit: (Fix) -> Void) {
-        if hasData { close(emit) }
+        if epoch.hasData { close(emit) }
     }
 
     private mutating func merge(_ message: NMEAMessage, time: TimeOfDay?) {
-        hasData = true
-        if fix.timeOfDay == nil, let time { fix.timeOfDay = time }
+        epoch.hasData = true
+        if epoch.fix.timeOfDay == nil, let time { epoch.fix.timeOfDay = time }
         switch message {
         case .rmc(let m):
             indicate(m.statusValid)
@@ -77,59 +90,56 @@ public struct EpochAssembler {
                     year: rules.year(forTwoDigitYear: Int(d.yearOfCentury)), month: Int(d.month), day: Int(d.day)),
                 let corrected = rules.corrected(date)
             {
-                epochDate = corrected
-                epochDateTrusted = true
+                epoch.date = corrected
+                epoch.dateTrusted = true
             }
             if m.statusValid != false { position(m.latitude, m.longitude) }
-            if let v = m.speedKnots { fix.speedKnots = v }
-            if let v = m.course { fix.track = v }
+            if let v = m.speedKnots { epoch.fix.speedKnots = v }
+            if let v = m.course { epoch.fix.track = v }
         case .gga(let m):
             if let q = m.quality {
-                fix.quality = q
+                epoch.fix.quality = q
                 switch q {
-                case .gps, .differential, .pps, .rtkFixed, .rtkFloat: saysValid = true
-                default: saysInvalid = true
+                case .gps, .differential, .pps, .rtkFixed, .rtkFloat: epoch.saysValid = true
+                default: epoch.saysInvalid = true
                 }
             }
             if m.quality != .invalid {
                 position(m.latitude, m.longitude)
-                if let v = m.altitudeMSL { fix.altitudeMSL = v }
-                if let v = m.geoidSeparation { fix.geoidSeparation = v }
+                if let v = m.altitudeMSL { epoch.fix.altitudeMSL = v }
+                if let v = m.geoidSeparation { epoch.fix.geoidSeparation = v }
             }
-            if let v = m.satellitesUsed { fix.satellitesUsed = v }
-            if let v = m.hdop { fix.hdop = v }
+            if let v = m.satellitesUsed { epoch.fix.satellitesUsed = v }
+            if let v = m.hdop { epoch.fix.hdop = v }
         case .gns(let m):
             if let noFix = m.saysNoFix {
-                if noFix { saysInvalid = true } else { saysValid = true }
+                if noFix { epoch.saysInvalid = true } else { epoch.saysValid = true }
             }
             if m.saysNoFix != true {
                 position(m.latitude, m.longitude)
-                if let v = m.altitudeMSL { fix.altitudeMSL = v }
-                if let v = m.geoidSeparation { fix.geoidSeparation = v }
+                if let v = m.altitudeMSL { epoch.fix.altitudeMSL = v }
+                if let v = m.geoidSeparation { epoch.fix.geoidSeparation = v }
             }
-            if let v = m.satellitesUsed, fix.satellitesUsed == nil { fix.satellitesUsed = v }
-            if let v = m.hdop { fix.hdop = v }
+            if let v = m.satellitesUsed, epoch.fix.satellitesUsed == nil { epoch.fix.satellitesUsed = v }
+            if let v = m.hdop { epoch.fix.hdop = v }
         case .gll(let m):
             indicate(m.statusValid)
             if let mode = m.mode { indicate(mode) }
             if m.statusValid != false { position(m.latitude, m.longitude) }
         case .gsa(let m):
-            if let type = m.fixType {
-                gsaFixType = max(gsaFixType ?? 0, type)
-                if type > 1 { gsaAllNoFix = false }
-            }
-            gsaSatellites += m.satelliteCount
-            if let v = m.pdop { fix.pdop = v }
-            if let v = m.hdop { fix.hdop = v }
-            if let v = m.vdop { fix.vdop = v }
+            if let type = m.fixType { epoch.gsaFixType = max(epoch.gsaFixType ?? 0, type) }
+            epoch.gsaSatellites += m.satelliteCount
+            if let v = m.pdop { epoch.fix.pdop = v }
+            if let v = m.hdop { epoch.fix.hdop = v }
+            if let v = m.vdop { epoch.fix.vdop = v }
         case .vtg(let m):
-            if m.mode == .notValid { saysInvalid = true }
-            if fix.speedKnots == nil, let v = m.speedKnots { fix.speedKnots = v }
-            if fix.track == nil, let v = m.trackTrue { fix.track = v }
+            if m.mode == .notValid { epoch.saysInvalid = true }
+            if epoch.fix.speedKnots == nil, let v = m.speedKnots { epoch.fix.speedKnots = v }
+            if epoch.fix.track == nil, let v = m.trackTrue { epoch.fix.track = v }
         case .zda(let m):
             if let date = m.date, let corrected = rules.corrected(date) {
-                epochDate = corrected
-                epochDateTrusted = true
+                epoch.date = corrected
+                epoch.dateTrusted = true
             }
         case .gsv, .txt:
             break
@@ -138,37 +148,37 @@ public struct EpochAssembler {
 
     private mutating func indicate(_ valid: Bool?) {
         switch valid {
-        case true?: saysValid = true
-        case false?: saysInvalid = true
+        case true?: epoch.saysValid = true
+        case false?: epoch.saysInvalid = true
         case nil: break
         }
     }
 
     private mutating func indicate(_ mode: FAAMode) {
-        if mode.saysInvalid { saysInvalid = true } else { saysValid = true }
+        if mode.saysInvalid { epoch.saysInvalid = true } else { epoch.saysValid = true }
     }
 
     private mutating func position(_ latitude: GeoAngle?, _ longitude: GeoAngle?) {
         guard let latitude, let longitude else { return }
-        fix.latitude = latitude
-        fix.longitude = longitude
+        epoch.fix.latitude = latitude
+        epoch.fix.longitude = longitude
     }
 
     private mutating func close(_ emit: (Fix) -> Void) {
-        var out = fix
-        if let type = gsaFixType {
-            if type == 1, gsaAllNoFix { saysInvalid = true } else if type > 1 { saysValid = true }
+        var out = epoch.fix
+        if let type = epoch.gsaFixType {
+            if type == 1 { epoch.saysInvalid = true } else { epoch.saysValid = true }
         }
-        let valid = saysValid && !saysInvalid && out.latitude != nil
+        let valid = epoch.saysValid && !epoch.saysInvalid && out.latitude != nil
         if valid {
-            if let type = gsaFixType, type >= 2 {
+            if let type = epoch.gsaFixType, type >= 2 {
                 out.mode = type == 3 ? .threeD : .twoD
             } else {
                 out.mode = out.altitudeMSL != nil ? .threeD : .twoD
             }
-            if out.satellitesUsed == nil, gsaSatellites > 0 { out.satellitesUsed = gsaSatellites }
+            if out.satellitesUsed == nil, epoch.gsaSatellites > 0 { out.satellitesUsed = epoch.gsaSatellites }
         } else {
-            out.mode = saysValid || saysInvalid ? .noFix : .unknown
+            out.mode = epoch.saysValid || epoch.saysInvalid ? .noFix : .unknown
             out.latitude = nil
             out.longitude = nil
             out.altitudeMSL = nil
@@ -176,10 +186,10 @@ public struct EpochAssembler {
             out.track = nil
         }
         if let tod = out.timeOfDay {
-            if let date = epochDate {
+            if let date = epoch.date {
                 out.time = UTCTime(date: date, timeOfDay: tod)
                 // Only a date this epoch brought (valid RMC or ZDA) in an epoch with a fix.
-                out.timeIsTrusted = valid && epochDateTrusted
+                out.timeIsTrusted = valid && epoch.dateTrusted
                 dateAnchor = out.time
             } else if let anchor = dateAnchor {
                 var date = anchor.date
@@ -191,16 +201,7 @@ public struct EpochAssembler {
             }
         }
         emit(out)
-        fix = Fix()
-        hasData = false
-        saysValid = false
-        saysInvalid = false
-        gsaFixType = nil
-        gsaAllNoFix = true
-        gsaSatellites = 0
-        epochDate = nil
-        epochDateTrusted = false
-        seenOnceCount = 0
+        epoch = Epoch()
     }
 
     static func time(of message: NMEAMessage) -> TimeOfDay? {
@@ -232,16 +233,11 @@ public struct EpochAssembler {
     }
 
     /// The sentence types a receiver sends once per epoch per talker, so a repeat means a new
-    /// epoch even when the time field is empty (a receiver before its first fix).
+    /// epoch even when the time field is empty (a receiver before its first epoch.fix).
     static func isOncePerEpoch(_ message: NMEAMessage) -> Bool {
         switch message {
         case .rmc, .gga, .gns, .gll, .vtg, .zda: true
         case .gsa, .gsv, .txt: false
         }
-    }
-
-    private func hasSeen(_ key: UInt32) -> Bool {
-        for i in 0..<seenOnceCount where seenOnce[i] == key { return true }
-        return false
     }
 }
