@@ -233,7 +233,7 @@ public struct EpochAssembler {
     }
 
     /// The sentence types a receiver sends once per epoch per talker, so a repeat means a new
-    /// epoch even when the time field is empty (a receiver before its first epoch.fix).
+    /// epoch even when the time field is empty (a receiver before its first fix).
     static func isOncePerEpoch(_ message: NMEAMessage) -> Bool {
         switch message {
         case .rmc, .gga, .gns, .gll, .vtg, .zda: true
