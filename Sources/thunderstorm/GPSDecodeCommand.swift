@@ -52,7 +52,7 @@ struct GPSDecodeCommand: ParsableCommand {
         defer { if file != "-" { try? descriptor.close() } }
 
         var receiver = NMEAReceiver(rules: rules)
-        var comments = CommentFilter()
+        var comments = CaptureCommentFilter()
         var output = JSONLines()
         let printSentences = sentences
         let handle: (NMEAReceiver.Event) -> Void = { event in
@@ -87,26 +87,5 @@ struct GPSDecodeCommand: ParsableCommand {
             let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
         else { return nil }
         return CalendarDate(year: y, month: m, day: d)
-    }
-}
-
-/// Drops the lines of a capture that start with `#` (gpsd's comment lines), across reads.
-struct CommentFilter {
-    private var atLineStart = true
-    private var inComment = false
-
-    /// Compacts `buffer` in place and returns how many bytes remain.
-    mutating func strip(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
-        var kept = 0
-        for i in 0..<buffer.count {
-            let byte = buffer[i]
-            if atLineStart { inComment = byte == UInt8(ascii: "#") }
-            if !inComment {
-                buffer[kept] = byte
-                kept += 1
-            }
-            atLineStart = byte == 0x0A
-        }
-        return kept
     }
 }

@@ -20,17 +20,10 @@ let nmeaCorpusPresent = FileManager.default.fileExists(atPath: nmeaCorpusDirecto
 
 /// The bytes of one corpus log with its `#` comment lines removed, as gpsfake replays it.
 func corpusStream(_ name: String) throws -> [UInt8] {
-    let data = try Data(contentsOf: nmeaCorpusDirectory.appendingPathComponent(name))
-    var out: [UInt8] = []
-    out.reserveCapacity(data.count)
-    var lineStart = true
-    var comment = false
-    for byte in data {
-        if lineStart { comment = byte == UInt8(ascii: "#") }
-        if !comment { out.append(byte) }
-        lineStart = byte == 0x0A
-    }
-    return out
+    var bytes = [UInt8](try Data(contentsOf: nmeaCorpusDirectory.appendingPathComponent(name)))
+    var comments = CaptureCommentFilter()
+    let kept = bytes.withUnsafeMutableBytes { comments.strip($0) }
+    return Array(bytes[..<kept])
 }
 
 func corpusLogNames() throws -> [String] {

@@ -280,3 +280,17 @@ import Testing
         #expect(frameRandomly(FramerTests.hazardousStream, seed: seed, maximumChunk: 300) == whole)
     }
 }
+
+@Suite struct CaptureCommentFilterTests {
+    @Test func testCommentFilter_CommentSplitAcrossReads_IsDroppedWholeAndOnlyAtLineStart() {
+        let capture = Array("# Name: x\r\n$GPGSV,1,1,00*79\n#second\n$GPTXT,01,01,02,a#b*00\n".utf8)
+        var filter = CaptureCommentFilter()
+        var kept: [UInt8] = []
+        forEachChunk(of: capture, sizes: [3, 1, 5]) { chunk in
+            var copy = Array(chunk)
+            let n = copy.withUnsafeMutableBytes { filter.strip($0) }
+            kept += copy[..<n]
+        }
+        #expect(String(decoding: kept, as: UTF8.self) == "$GPGSV,1,1,00*79\n$GPTXT,01,01,02,a#b*00\n")
+    }
+}

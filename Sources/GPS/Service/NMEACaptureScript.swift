@@ -31,23 +31,30 @@ public enum NMEACaptureScript {
     }
 
     /// The capture cut into epochs, comments and blank lines dropped, each line ending in CR LF.
+    /// The time and the once-per-epoch key of a line come from the decoder and the epoch
+    /// assembler's own rules, so replay splits epochs exactly where the receiver does.
     public static func epochs(_ capture: some Sequence<UInt8>) -> [[UInt8]] {
         var result: [[UInt8]] = []
         var current: [UInt8] = []
-        var currentTime: [UInt8]?
-        var seen: [ArraySlice<UInt8>] = []
+        var currentTime: TimeOfDay?
+        var seen: [UInt32] = []
         for line in lines(capture) {
-            let key = onceKey(line)
-            let time = timeField(line)
-            let newTime = time.map { t in currentTime.map { $0 != t } ?? false } ?? false
-            let repeated = key.map { k in seen.contains(k) } ?? false
+            var time: TimeOfDay?
+            var onceKey: UInt32?
+            line.withUnsafeBytes { bytes in
+                guard case .decoded(let talker, let message) = NMEADecoder.decode(bytes) else { return }
+                time = EpochAssembler.time(of: message)
+                if EpochAssembler.isOncePerEpoch(message) { onceKey = EpochAssembler.key(talker, message) }
+            }
+            let newTime = time != nil && currentTime != nil && time != currentTime
+            let repeated = onceKey.map(seen.contains) ?? false
             if !current.isEmpty, newTime || repeated {
                 result.append(current)
                 current = []
                 seen = []
             }
             if let time { currentTime = time }
-            if let key { seen.append(key) }
+            if let onceKey { seen.append(onceKey) }
             current += line + [0x0D, 0x0A]
         }
         if !current.isEmpty { result.append(current) }
@@ -68,27 +75,5 @@ public enum NMEACaptureScript {
         }
         if !line.isEmpty, line.first != 0x23 { lines.append(line) }
         return lines
-    }
-
-    /// Talker and type (`GPRMC`) of a sentence a receiver sends once per epoch.
-    static func onceKey(_ line: [UInt8]) -> ArraySlice<UInt8>? {
-        guard line.count >= 6, line[0] == 0x24 else { return nil }
-        let type = String(decoding: line[3..<6], as: UTF8.self)
-        return ["RMC", "GGA", "GNS", "GLL", "VTG", "ZDA"].contains(type) ? line[1..<6] : nil
-    }
-
-    /// The UTC time field's text, when the sentence has one and it is not empty.
-    static func timeField(_ line: [UInt8]) -> [UInt8]? {
-        guard line.count >= 6, line[0] == 0x24 else { return nil }
-        let index: Int
-        switch String(decoding: line[3..<6], as: UTF8.self) {
-        case "RMC", "GGA", "GNS", "ZDA": index = 1
-        case "GLL": index = 5
-        default: return nil
-        }
-        let end = line.firstIndex(of: 0x2A) ?? line.endIndex
-        let fields = line[..<end].split(separator: 0x2C, omittingEmptySubsequences: false)
-        guard fields.count > index, !fields[index].isEmpty else { return nil }
-        return Array(fields[index])
     }
 }
