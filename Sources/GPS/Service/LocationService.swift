@@ -132,11 +132,9 @@ public final class LocationService<Devices: SerialDevices, Clock: DeviceClock> {
     /// The state at `now` (see `LocationState` for the order in which the checks apply).
     public func state(at now: Instant) -> LocationState {
         guard port != nil else { return .noDevice }
-        if now - (lastByteAt ?? openedAt) >= configuration.noDataAfter { return .noData }
+        if now >= silentAt { return .noData }
         if isHunting { return .noValidSentences }
-        if let since = unrecognisedSince, now - since >= configuration.noValidSentencesAfter {
-            return .noValidSentences
-        }
+        if let huntAt, now >= huntAt { return .noValidSentences }
         if let lastFix {
             let age = now - lastFix.receivedAt
             return age < staleAfter ? .fix(age: age) : .stale(age: age)
@@ -146,23 +144,29 @@ public final class LocationService<Devices: SerialDevices, Clock: DeviceClock> {
 
     /// When the service must be called again (`tick()`) even if no byte arrives: the next open
     /// attempt, the next baud-hunt step, or the next change of state (no data, stale). An
-    /// instant already past means "now". `nil` never happens while a port is open.
+    /// instant already past means "now". `nil` means nothing is due until a byte arrives: the
+    /// link is silent (`.noData`), and only new bytes can change that.
     public var nextDeadline: Instant? {
         let now = clock.now()
         guard port != nil else { return nextAttemptAt }
-        let silentAt = (lastByteAt ?? openedAt) + configuration.noDataAfter
-        var next: Instant? = silentAt > now ? silentAt : nil
-        if let since = unrecognisedSince, silentAt > now {
-            let huntAt = since + configuration.noValidSentencesAfter
+        // Once silent, nothing changes until a byte arrives.
+        guard silentAt > now else { return nil }
+        var next = silentAt
+        if let huntAt {
             if huntAt <= now { return now }
-            if huntAt < next ?? huntAt + .seconds(1) { next = huntAt }
+            next = min(next, huntAt)
         }
-        if let lastFix {
-            let staleAt = lastFix.receivedAt + staleAfter
-            if staleAt > now, staleAt < next ?? staleAt + .seconds(1) { next = staleAt }
+        if let lastFix, lastFix.receivedAt + staleAfter > now {
+            next = min(next, lastFix.receivedAt + staleAfter)
         }
         return next
     }
+
+    /// When the link counts as silent: `noDataAfter` after the last byte (or the open).
+    var silentAt: Instant { (lastByteAt ?? openedAt) + configuration.noDataAfter }
+
+    /// When bytes without a valid sentence mean the wrong baud rate, if such bytes are arriving.
+    var huntAt: Instant? { unrecognisedSince.map { $0 + configuration.noValidSentencesAfter } }
 
     /// Does what is due by now: an open attempt, or the next baud-hunt step.
     public func tick() {
@@ -171,10 +175,7 @@ public final class LocationService<Devices: SerialDevices, Clock: DeviceClock> {
             if let at = nextAttemptAt, at <= now { attemptOpen(now) }
             return
         }
-        let flowing = now - (lastByteAt ?? openedAt) < configuration.noDataAfter
-        if flowing, let since = unrecognisedSince, now - since >= configuration.noValidSentencesAfter {
-            huntNextRate(now)
-        }
+        if now < silentAt, let huntAt, now >= huntAt { huntNextRate(now) }
     }
 
     /// Reads what the port has (the loop calls it when poll reports the descriptor readable or
