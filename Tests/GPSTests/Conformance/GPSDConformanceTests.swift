@@ -9,7 +9,7 @@ import Testing
 /// gpsd echoed, and for every epoch gpsd reports with a time we report the same epoch, with the
 /// time equal to the millisecond, latitude and longitude within 1e-6° and altitude (MSL) within
 /// 1e-3 m. The deliberate differences are listed below with their reasons.
-@Suite(.enabled(if: GPSDCorpus.isPresent, "../shared/corpus/nmea is absent"))
+@Suite(.enabled(if: nmeaCorpusPresent, "../shared/corpus/nmea is absent"))
 struct GPSDCorpusConformanceTests {
     /// Captures whose gpsd times we deliberately do not reproduce, and how they relate.
     static let timeShift: [String: Int] = [
@@ -59,10 +59,10 @@ struct GPSDCorpusConformanceTests {
     }
 
     @Test("Corpus: accepted sentences equal gpsd's echo", arguments: GPSDCorpus.captures)
-    func corpusAcceptedSentences(capture: String) {
+    func corpusAcceptedSentences(capture: String) throws {
         let expected = GPSDCorpus.expectation(capture)
         for seed: UInt64 in [1, 2, 3] {
-            let ours = Self.replay(GPSDCorpus.receiverBytes(capture), seed: seed)
+            let ours = Self.replay(try corpusStream(capture), seed: seed)
             #expect(ours.accepted == expected.accepted, "\(capture), split seed \(seed)")
             if ours.accepted != expected.accepted {
                 let missing = expected.accepted.filter { !ours.accepted.contains($0) }.prefix(3)
@@ -74,9 +74,9 @@ struct GPSDCorpusConformanceTests {
     }
 
     @Test("Corpus: every timed epoch matches", arguments: GPSDCorpus.captures)
-    func corpusEpochs(capture: String) {
+    func corpusEpochs(capture: String) throws {
         let expected = GPSDCorpus.expectation(capture)
-        let ours = Self.replay(GPSDCorpus.receiverBytes(capture), seed: 7)
+        let ours = Self.replay(try corpusStream(capture), seed: 7)
         var byTime: [String: Fix] = [:]
         for fix in ours.fixes {
             guard let time = fix.time else { continue }

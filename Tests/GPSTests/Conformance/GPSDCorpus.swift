@@ -5,22 +5,8 @@ import GPS
 /// The gpsd regression captures (`../shared/corpus/nmea`, next to the repository, or
 /// `$THUNDERSTORM_CORPUS/nmea`): each `X.log` of raw receiver bytes with gpsd's output `X.log.chk`.
 enum GPSDCorpus {
-    static var directory: URL { nmeaCorpusDirectory }
-
-    static let isPresent = nmeaCorpusPresent
-
     /// The capture names (`bu353s4.log`, …), sorted; empty when the corpus is absent.
-    static let captures: [String] = {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
-        return names.filter { $0.hasSuffix(".log") }.sorted()
-    }()
-
-    static func bytes(_ name: String) -> [UInt8] {
-        (try? [UInt8](Data(contentsOf: directory.appendingPathComponent(name)))) ?? []
-    }
-
-    /// The capture with its `#` comment lines removed, as gpsfake sends it.
-    static func receiverBytes(_ name: String) -> [UInt8] { (try? corpusStream(name)) ?? [] }
+    static let captures: [String] = (try? corpusLogNames()) ?? []
 
     /// What gpsd made of a capture: the sentences it echoed, in order, and per epoch time the
     /// last TPV it printed with that time (its state at the end of the epoch), as
@@ -33,7 +19,7 @@ enum GPSDCorpus {
     static func expectation(_ name: String) -> Expectation {
         var result = Expectation()
         var index: [String: Int] = [:]
-        for rawLine in bytes(name + ".chk").split(separator: 0x0A, omittingEmptySubsequences: true) {
+        for rawLine in [UInt8]((try? Data(contentsOf: nmeaCorpusDirectory.appendingPathComponent(name + ".chk"))) ?? Data()).split(separator: 0x0A, omittingEmptySubsequences: true) {
             var line = Array(rawLine)
             while line.last == 0x0D { line.removeLast() }
             guard !line.isEmpty else { continue }
