@@ -19,7 +19,8 @@ enum GPSDCorpus {
     static func expectation(_ name: String) -> Expectation {
         var result = Expectation()
         var index: [String: Int] = [:]
-        for rawLine in [UInt8]((try? Data(contentsOf: nmeaCorpusDirectory.appendingPathComponent(name + ".chk"))) ?? Data()).split(separator: 0x0A, omittingEmptySubsequences: true) {
+        let chk = (try? Data(contentsOf: nmeaCorpusDirectory.appendingPathComponent(name + ".chk"))) ?? Data()
+        for rawLine in [UInt8](chk).split(separator: 0x0A, omittingEmptySubsequences: true) {
             var line = Array(rawLine)
             while line.last == 0x0D { line.removeLast() }
             guard !line.isEmpty else { continue }
