@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 // Thunderstorm: the firmware-style core of a GPS weather display on a Linux SBC.
 // Layers (ARCHITECTURE §3), dependencies pointing down only:
-//   thunderstorm (CLI) → Board, GPS → HAL
+//   thunderstorm (CLI) → Board, GPS, Store → HAL
+//   Store    (settings and saved locations on flash: CRC'd log in two pre-sized files) → HAL
 //   GPS      (NMEA framer, decoder, epochs, the location service; no Foundation) → HAL
 //   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files) → HAL, CLinuxHAL
 //   HALSim   (simulated twins for tests and `simulate`)                      → HAL, CLinuxHAL (pty)
@@ -21,6 +22,7 @@ let package = Package(
         .library(name: "HALSim", targets: ["HALSim"]),
         .library(name: "Board", targets: ["Board"]),
         .library(name: "GPS", targets: ["GPS"]),
+        .library(name: "Store", targets: ["Store"]),
     ],
     traits: [
         .trait(
@@ -52,10 +54,11 @@ let package = Package(
         .target(name: "HALSim", dependencies: ["HAL", "CLinuxHAL", system]),
         .target(name: "Board", dependencies: ["HAL"]),
         .target(name: "GPS", dependencies: ["HAL"]),
+        .target(name: "Store", dependencies: ["HAL", system]),
         .executableTarget(
             name: "thunderstorm",
             dependencies: [
-                "HAL", "HALLinux", "Board", "GPS", system,
+                "HAL", "HALLinux", "Board", "GPS", "Store", system,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -71,6 +74,7 @@ let package = Package(
         .testTarget(name: "HALSimTests", dependencies: ["HALSim", "HAL"]),
         .testTarget(name: "BoardTests", dependencies: ["Board"]),
         .testTarget(name: "GPSTests", dependencies: ["GPS", "Board", "HALSim", "HALLinux"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "HALSim", "HALLinux", "HAL", system]),
         .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm"]),
     ]
 )

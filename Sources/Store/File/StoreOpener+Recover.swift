@@ -1,0 +1,106 @@
+import HAL
+import SystemPackage
+
+extension StoreOpener {
+    /// Picks the newest readable generation of the two files, or creates the store when both
+    /// are blank. Writes nothing unless creating the store or fixing a missing spare.
+    mutating func recover(_ handles: [FileHandle]) throws(StoreOpenError) -> Opened {
+        let contents = [try read(handles[0], 0), try read(handles[1], 1)]
+        let names = FileStoreConfiguration.fileNames
+        let scans = contents.indices.map { index in
+            contents[index].withUnsafeBytes {
+                FileScan(name: names[index], bytes: $0, expectedSize: configuration.fileSize)
+            }
+        }
+        var report = RecoveryReport()
+        report.files = scans.indices.map { i in
+            RecoveryReport.File(
+                name: names[i], size: contents[i].count, generation: scans[i].generation, schema: scans[i].schema,
+                snapshotSequence: scans[i].snapshotSequence, lastSequence: scans[i].sequence, records: scans[i].records,
+                tail: scans[i].tail)
+        }
+        guard let chosen = scans.indices.filter({ scans[$0].hasSnapshot }).max(by: {
+            scans[$0].generation! < scans[$1].generation!
+        }) else {
+            return try create(handles, contents: contents, scans: scans, report: report)
+        }
+        let scan = scans[chosen]
+        let other = 1 - chosen
+        report.chosen = scan.name
+        report.damage = scan.damage + scans[other].damage.filter {
+            if case .wrongSize = $0.kind { return true }
+            return false
+        }
+        if contents[other].isEmpty, scan.generation! > 1 {
+            report.damage.append(StoreDamage(file: names[other], kind: .missing))
+        }
+        var opened = Opened(
+            handles: handles, state: scan.state ?? .initial, sequence: scan.sequence, active: chosen, tail: scan.tail,
+            generation: scan.generation!, report: report)
+        if let newer = scan.newerSchema {
+            opened.readOnlyReason =
+                "written by a newer thunderstorm (schema \(newer); this build reads \(Schema.oldestReadable)…\(Schema.current)); update thunderstorm"
+        } else if configuration.readOnly {
+            opened.readOnlyReason = "opened for reading only"
+        } else {
+            opened.mustMigrate = scan.schema! < Schema.current
+            if opened.mustMigrate { opened.report.migratedFrom = scan.schema }
+        }
+        return opened
+    }
+
+    /// Both files hold no generation: a new store, or one whose creation was cut short, is
+    /// (re)created; files holding anything else are left alone and reported.
+    private mutating func create(
+        _ handles: [FileHandle], contents: [[UInt8]], scans: [FileScan], report: RecoveryReport
+    ) throws(StoreOpenError) -> Opened {
+        guard contents.allSatisfy({ $0.allSatisfy { $0 == 0 } }) else {
+            var damage = scans.flatMap(\.damage)
+            for scan in scans where !scan.damage.contains(where: { if case .malformedSnapshot = $0.kind { true } else { false } }) {
+                damage.append(StoreDamage(file: scan.name, offset: 0, kind: .malformedSnapshot("no readable snapshot")))
+            }
+            throw .unreadable(directory, damage)
+        }
+        guard !configuration.readOnly else { throw .notFound(directory) }
+        var buffer = [UInt8](repeating: 0, count: 2 * Record.blockSize)
+        let size = buffer.withUnsafeMutableBytes { buffer in
+            Record.encodeEntry(into: buffer, kind: .snapshot, generation: 1, sequence: 0) {
+                SnapshotCodec.encode(.initial, into: &$0)
+            }
+        }
+        let path = directory.appending(FileStoreConfiguration.fileNames[0])
+        do throws(FileSystemError) {
+            for index in 0..<2 {
+                let have = contents[index].count
+                if have > configuration.fileSize { try files.resize(handles[index], to: Int64(configuration.fileSize)) }
+                try Self.fillWithZeros(&files, handles[index], from: min(have, configuration.fileSize), to: configuration.fileSize)
+            }
+            try files.writeAll(handles[0], buffer, count: size, at: 0)
+            // Sizes changed, so fsync rather than fdatasync; then the names.
+            try files.synchronize(handles[0])
+            try files.synchronize(handles[1])
+            try files.synchronizeDirectory(directory)
+        } catch {
+            throw .io(error, path, operation: "create the store in")
+        }
+        var report = report
+        report.created = true
+        report.chosen = FileStoreConfiguration.fileNames[0]
+        return Opened(handles: handles, state: .initial, sequence: 0, active: 0, tail: size, generation: 1, report: report)
+    }
+
+    /// Writes zeros over `start..<end`, so the blocks are allocated now and later writes in
+    /// place never need a new block (no ENOSPC, no metadata journal commit).
+    static func fillWithZeros(_ files: inout Files, _ handle: FileHandle, from start: Int, to end: Int)
+        throws(FileSystemError)
+    {
+        guard start < end else { return }
+        let zeros = [UInt8](repeating: 0, count: min(end - start, 64 * 1024))
+        var offset = start
+        while offset < end {
+            let count = min(zeros.count, end - offset)
+            try files.writeAll(handle, zeros, count: count, at: offset)
+            offset += count
+        }
+    }
+}

@@ -1,0 +1,153 @@
+/// Damage that open found in a store file: what, and where.
+public struct StoreDamage: Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        /// One copy of a record was damaged and the other was used: nothing lost.
+        case repairedFromCopy(sequence: UInt64)
+        /// A checksummed record of this generation lies after the end of the readable log:
+        /// the records between were damaged and everything from there on is not served.
+        case unreadableAfter(sequence: UInt64)
+        /// A record with a good checksum whose change this build cannot apply.
+        case unusableRecord(sequence: UInt64)
+        /// The snapshot checks out but its contents do not.
+        case malformedSnapshot(String)
+        case wrongSize(actual: Int, expected: Int)
+        case missing
+    }
+
+    public var file: String
+    public var offset: Int?
+    public var kind: Kind
+
+    /// Whether data may be lost (anything but a repaired copy).
+    public var losesData: Bool {
+        if case .repairedFromCopy = kind { return false }
+        return true
+    }
+
+    public var description: String {
+        let at = offset.map { " at offset \($0)" } ?? ""
+        switch kind {
+        case .repairedFromCopy(let seq): return "\(file)\(at): one copy of record \(seq) is damaged; read from the other copy"
+        case .unreadableAfter(let seq):
+            return "\(file)\(at): records after \(seq) are unreadable but later ones exist (damaged medium)"
+        case .unusableRecord(let seq): return "\(file)\(at): record \(seq) checks out but cannot be applied"
+        case .malformedSnapshot(let why): return "\(file)\(at): snapshot unreadable (\(why))"
+        case .wrongSize(let actual, let expected): return "\(file) is \(actual) bytes, expected \(expected) (truncated or grown)"
+        case .missing: return "\(file) is missing"
+        }
+    }
+}
+
+/// What one store file holds: its snapshot, the log replayed on top of it, and any damage.
+/// A pure function of the bytes, so the fuzz target and the corruption tests call it directly.
+struct FileScan {
+    var name: String
+    var generation: UInt32?
+    var schema: UInt16?
+    /// The state after the last readable record, or nil without a usable snapshot.
+    var state: StoreState?
+    var snapshotSequence: UInt64 = 0
+    var sequence: UInt64 = 0
+    /// Change records replayed on top of the snapshot.
+    var records = 0
+    /// Where the next entry goes.
+    var tail = 0
+    var damage: [StoreDamage] = []
+    /// Written by a newer build.
+    var newerSchema: UInt16?
+
+    var hasSnapshot: Bool { generation != nil }
+
+    init(name: String, bytes: UnsafeRawBufferPointer, expectedSize: Int) {
+        self.name = name
+        if bytes.count != expectedSize, bytes.contains(where: { $0 != 0 }) {
+            damage.append(StoreDamage(file: name, kind: .wrongSize(actual: bytes.count, expected: expectedSize)))
+        }
+        guard let first = ParsedEntry(bytes, at: 0), first.record.kind == .snapshot else { return }
+        generation = first.record.generation
+        snapshotSequence = first.record.sequence
+        sequence = first.record.sequence
+        tail = first.end
+        switch SnapshotCodec.decode(UnsafeRawBufferPointer(rebasing: bytes[first.record.payload])) {
+        case .state(let decoded, let schema):
+            state = decoded
+            self.schema = schema
+        case .newer(let schema, let decoded):
+            newerSchema = schema
+            self.schema = schema
+            state = decoded
+            return  // the log of a newer build is not ours to replay
+        case .malformed(let why):
+            damage.append(StoreDamage(file: name, offset: 0, kind: .malformedSnapshot(why)))
+            generation = nil
+            return
+        }
+        var last = first
+        replay(bytes, last: &last)
+        // Only a damaged *second* copy of the *last* entry can be a torn write.
+        if first.copies == .firstDamaged || (first.copies == .secondDamaged && last.start != first.start) {
+            damage.insert(StoreDamage(file: name, offset: 0, kind: .repairedFromCopy(sequence: first.record.sequence)), at: 0)
+        }
+        findRecordsPastTheEnd(bytes)
+    }
+
+    /// The next entry begins at the 8-byte boundary after the previous one, or at the next
+    /// block when it did not fit in the rest of that block.
+    static func candidates(after end: Int) -> (Int, Int?) {
+        let next = Record.aligned(end)
+        let block = (next + Record.blockSize - 1) / Record.blockSize * Record.blockSize
+        return (next, block == next ? nil : block)
+    }
+
+    private mutating func replay(_ bytes: UnsafeRawBufferPointer, last: inout ParsedEntry) {
+        guard var state, let generation else { return }
+        while true {
+            let (near, far) = Self.candidates(after: last.end)
+            guard let entry = nextEntry(bytes, near, generation) ?? far.flatMap({ nextEntry(bytes, $0, generation) }) else {
+                break
+            }
+            guard let change = ChangeCodec.decode(
+                UnsafeRawBufferPointer(rebasing: bytes[entry.record.payload]), applyingTo: state)
+            else {
+                damage.append(StoreDamage(file: name, offset: entry.start, kind: .unusableRecord(sequence: entry.record.sequence)))
+                break
+            }
+            if last.copies != .bothWhole, last.start != 0 {
+                damage.append(StoreDamage(file: name, offset: last.start, kind: .repairedFromCopy(sequence: last.record.sequence)))
+            }
+            state.apply(change)
+            records += 1
+            sequence = entry.record.sequence
+            last = entry
+        }
+        if last.copies == .firstDamaged, last.start != 0 {
+            damage.append(StoreDamage(file: name, offset: last.start, kind: .repairedFromCopy(sequence: last.record.sequence)))
+        }
+        tail = last.end
+        self.state = state
+    }
+
+    private func nextEntry(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ generation: UInt32) -> ParsedEntry? {
+        guard let entry = ParsedEntry(bytes, at: offset), entry.record.kind == .change,
+            entry.record.generation == generation, entry.record.sequence == sequence &+ 1
+        else { return nil }
+        return entry
+    }
+
+    /// A checksummed record of this generation with a later sequence beyond the end of the log
+    /// means records in between were lost to the medium, not to a power cut.
+    private mutating func findRecordsPastTheEnd(_ bytes: UnsafeRawBufferPointer) {
+        guard let generation else { return }
+        var offset = Record.aligned(tail)
+        while offset + Record.headerSize + Record.checksumSize <= bytes.count {
+            if bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self) == Record.magic.littleEndian,
+                let record = ParsedRecord(bytes, at: offset), record.generation == generation,
+                record.sequence > sequence
+            {
+                damage.append(StoreDamage(file: name, offset: tail, kind: .unreadableAfter(sequence: sequence)))
+                return
+            }
+            offset += Record.alignment
+        }
+    }
+}
