@@ -106,3 +106,17 @@ extension FileStore {
         setHealth(.degraded(error, pendingChanges: pending.count))
     }
 }
+
+extension FileStore {
+    /// Writes the whole state now as a new generation into the other file, whatever the
+    /// backoff says: `store repair` after damage (the damaged file becomes the spare and is
+    /// overwritten at the next compaction), or a manual retry. Returns whether it is durable.
+    @discardableResult
+    public func rewrite() throws(StoreError) -> Bool {
+        guard isOpen else { throw .closed }
+        if case .readOnly(let why) = health { throw .readOnly(why) }
+        mustCompact = true
+        retry()
+        return !mustCompact
+    }
+}

@@ -6,34 +6,12 @@ extension StoreOpener {
     /// are blank. Writes nothing unless creating the store or fixing a missing spare.
     mutating func recover(_ handles: [FileHandle]) throws(StoreOpenError) -> Opened {
         let contents = [try read(handles[0], 0), try read(handles[1], 1)]
-        let names = FileStoreConfiguration.fileNames
-        let scans = contents.indices.map { index in
-            contents[index].withUnsafeBytes {
-                FileScan(name: names[index], bytes: $0, expectedSize: configuration.fileSize)
-            }
+        let recovery = Recovery(contents: contents, fileSize: configuration.fileSize)
+        guard let chosen = recovery.chosen else {
+            return try create(handles, recovery: recovery)
         }
-        var report = RecoveryReport()
-        report.files = scans.indices.map { i in
-            RecoveryReport.File(
-                name: names[i], size: contents[i].count, generation: scans[i].generation, schema: scans[i].schema,
-                snapshotSequence: scans[i].snapshotSequence, lastSequence: scans[i].sequence, records: scans[i].records,
-                tail: scans[i].tail)
-        }
-        guard let chosen = scans.indices.filter({ scans[$0].hasSnapshot }).max(by: {
-            scans[$0].generation! < scans[$1].generation!
-        }) else {
-            return try create(handles, contents: contents, scans: scans, report: report)
-        }
-        let scan = scans[chosen]
-        let other = 1 - chosen
-        report.chosen = scan.name
-        report.damage = scan.damage + scans[other].damage.filter {
-            if case .wrongSize = $0.kind { return true }
-            return false
-        }
-        if contents[other].isEmpty, scan.generation! > 1 {
-            report.damage.append(StoreDamage(file: names[other], kind: .missing))
-        }
+        let scan = recovery.scans[chosen]
+        let report = recovery.report
         var opened = Opened(
             handles: handles, state: scan.state ?? .initial, sequence: scan.sequence, active: chosen, tail: scan.tail,
             generation: scan.generation!, report: report)
@@ -51,16 +29,9 @@ extension StoreOpener {
 
     /// Both files hold no generation: a new store, or one whose creation was cut short, is
     /// (re)created; files holding anything else are left alone and reported.
-    private mutating func create(
-        _ handles: [FileHandle], contents: [[UInt8]], scans: [FileScan], report: RecoveryReport
-    ) throws(StoreOpenError) -> Opened {
-        guard contents.allSatisfy({ $0.allSatisfy { $0 == 0 } }) else {
-            var damage = scans.flatMap(\.damage)
-            for scan in scans where !scan.damage.contains(where: { if case .malformedSnapshot = $0.kind { true } else { false } }) {
-                damage.append(StoreDamage(file: scan.name, offset: 0, kind: .malformedSnapshot("no readable snapshot")))
-            }
-            throw .unreadable(directory, damage)
-        }
+    private mutating func create(_ handles: [FileHandle], recovery: Recovery) throws(StoreOpenError) -> Opened {
+        guard recovery.isBlank else { throw .unreadable(directory, recovery.report.damage) }
+        let contents = recovery.contents
         guard !configuration.readOnly else { throw .notFound(directory) }
         var buffer = [UInt8](repeating: 0, count: 2 * Record.blockSize)
         let size = buffer.withUnsafeMutableBytes { buffer in
@@ -83,7 +54,7 @@ extension StoreOpener {
         } catch {
             throw .io(error, path, operation: "create the store in")
         }
-        var report = report
+        var report = recovery.report
         report.created = true
         report.chosen = FileStoreConfiguration.fileNames[0]
         return Opened(handles: handles, state: .initial, sequence: 0, active: 0, tail: size, generation: 1, report: report)

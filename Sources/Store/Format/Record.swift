@@ -4,7 +4,8 @@
 ///     8 generation u32 | 12 sequence u64 | 20 payload[length] | CRC-32C u32 of bytes 0..<20+length
 ///
 /// padded with zeros to a multiple of 8. One commit is one record, so a multi-key change is
-/// atomic. Every record is written twice, back to back, in the same `pwrite` (an *entry*):
+/// atomic. Every record is written twice, back to back, in the same `pwrite` (an *entry*); the
+/// second has flag bit 0 set, so a lone copy is never mistaken for the start of an entry:
 /// a torn write keeps a prefix of the entry, so "first copy whole, second damaged" is what a
 /// power cut leaves, while "first copy damaged, second whole" can only be damage to the medium;
 /// and a flipped bit in any acknowledged record, the last one included, is repaired from the
@@ -18,6 +19,8 @@ enum Record {
     /// No record is larger; log entries never cross a block (one block written per change).
     static let blockSize = 4096
     static let maximumPayload = blockSize - headerSize - checksumSize
+    /// Flag bit 0: this record is the second copy of its entry. No other flag is defined.
+    static let copyFlag: UInt16 = 1
 
     enum Kind: UInt8 {
         case snapshot = 1
@@ -49,8 +52,13 @@ enum Record {
         writer.write(CRC32C.checksum(UnsafeRawBufferPointer(rebasing: buffer[..<writer.count])))
         let size = stride(payload: length)
         writer.zeroFill(to: size)
-        UnsafeMutableRawBufferPointer(rebasing: buffer[size..<2 * size])
-            .copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[..<size]))
+        let copy = UnsafeMutableRawBufferPointer(rebasing: buffer[size..<2 * size])
+        copy.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[..<size]))
+        copy.storeBytes(of: copyFlag.littleEndian, toByteOffset: 6, as: UInt16.self)
+        let end = headerSize + length
+        copy.storeBytes(
+            of: CRC32C.checksum(UnsafeRawBufferPointer(rebasing: copy[..<end])).littleEndian, toByteOffset: end,
+            as: UInt32.self)
         return 2 * size
     }
 }
@@ -64,6 +72,7 @@ struct ParsedRecord: Equatable {
     var payload: Range<Int>
     var offset: Int
     var stride: Int
+    var isCopy: Bool
 
     /// Parses the record at `offset`, or nil if there is none that checks out.
     init?(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
@@ -72,7 +81,7 @@ struct ParsedRecord: Equatable {
             T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + at, as: T.self))
         }
         guard load(0, UInt16.self) == Record.magic, load(2, UInt8.self) == Record.format,
-            let kind = Record.Kind(rawValue: load(3, UInt8.self))
+            let kind = Record.Kind(rawValue: load(3, UInt8.self)), load(6, UInt16.self) & ~Record.copyFlag == 0
         else { return nil }
         let length = Int(load(4, UInt16.self))
         guard length <= Record.maximumPayload, bytes.count - offset >= Record.stride(payload: length) else { return nil }
@@ -85,6 +94,13 @@ struct ParsedRecord: Equatable {
         self.payload = offset + Record.headerSize..<end
         self.offset = offset
         self.stride = Record.stride(payload: length)
+        self.isCopy = load(6, UInt16.self) == Record.copyFlag
+    }
+
+    /// The same record, apart from the copy flag and hence the checksum.
+    func matches(_ other: ParsedRecord, in bytes: UnsafeRawBufferPointer) -> Bool {
+        kind == other.kind && generation == other.generation && sequence == other.sequence
+            && bytes[payload].elementsEqual(bytes[other.payload])
     }
 }
 
@@ -107,12 +123,9 @@ struct ParsedEntry {
     /// The entry at `offset`, from either copy, or nil if neither checks out.
     init?(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
         if let first = ParsedRecord(bytes, at: offset) {
+            guard !first.isCopy else { return nil }
             let second = ParsedRecord(bytes, at: offset + first.stride)
-            let same =
-                second.map {
-                    $0.stride == first.stride
-                        && bytes[offset..<offset + first.stride].elementsEqual(bytes[$0.offset..<$0.offset + $0.stride])
-                } ?? false
+            let same = second.map { $0.isCopy && first.matches($0, in: bytes) } ?? false
             self.init(record: first, start: offset, end: offset + 2 * first.stride, copies: same ? .bothWhole : .secondDamaged)
             return
         }
@@ -122,7 +135,7 @@ struct ParsedEntry {
         let largest = offset + Record.stride(payload: Record.maximumPayload)
         var candidate = smallest
         while candidate <= largest, candidate + Record.headerSize <= bytes.count {
-            if let second = ParsedRecord(bytes, at: candidate), second.stride == candidate - offset {
+            if let second = ParsedRecord(bytes, at: candidate), second.isCopy, second.stride == candidate - offset {
                 self.init(record: second, start: offset, end: candidate + second.stride, copies: .firstDamaged)
                 return
             }

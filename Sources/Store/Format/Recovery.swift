@@ -1,0 +1,60 @@
+/// What open decides from the bytes of the two files, before it writes anything: which
+/// generation wins and what damage to report. A pure function of the bytes, so the corruption
+/// sweep and the fuzz target run it without a file system.
+struct Recovery {
+    let contents: [[UInt8]]
+    let scans: [FileScan]
+    /// The file holding the newest readable generation; nil if neither holds one.
+    let chosen: Int?
+    var report = RecoveryReport()
+
+    /// Both files hold nothing but zeros (or nothing): a new store, or one whose creation was
+    /// cut short before anything was acknowledged.
+    var isBlank: Bool { contents.allSatisfy { $0.allSatisfy { $0 == 0 } } }
+
+    init(contents: [[UInt8]], fileSize: Int) {
+        self.contents = contents
+        let names = FileStoreConfiguration.fileNames
+        let scans = contents.indices.map { index in
+            contents[index].withUnsafeBytes { FileScan(name: names[index], bytes: $0, expectedSize: fileSize) }
+        }
+        self.scans = scans
+        chosen = scans.indices.filter { scans[$0].hasSnapshot }.max { scans[$0].generation! < scans[$1].generation! }
+        report.files = scans.indices.map { i in
+            RecoveryReport.File(
+                name: names[i], size: contents[i].count, generation: scans[i].generation, schema: scans[i].schema,
+                snapshotSequence: scans[i].snapshotSequence, lastSequence: scans[i].sequence, records: scans[i].records,
+                tail: scans[i].tail)
+        }
+        guard let chosen else {
+            guard !isBlank else { return }
+            report.damage = scans.flatMap(\.damage)
+            for scan in scans where !scan.damage.contains(where: \.isMalformedSnapshot) {
+                report.damage.append(StoreDamage(file: scan.name, offset: 0, kind: .malformedSnapshot("no readable snapshot")))
+            }
+            return
+        }
+        let scan = scans[chosen]
+        let other = 1 - chosen
+        report.chosen = scan.name
+        // The other file's stale log is not ours to judge, but its size is.
+        report.damage = scan.damage + scans[other].damage.filter(\.isWrongSize)
+        // An empty other file is a store whose creation was cut short, unless something was
+        // committed since: then it may have held the newest generation.
+        if contents[other].isEmpty, scan.sequence > 0 {
+            report.damage.append(StoreDamage(file: names[other], kind: .missing))
+        }
+    }
+}
+
+extension StoreDamage {
+    var isMalformedSnapshot: Bool {
+        if case .malformedSnapshot = kind { return true }
+        return false
+    }
+
+    var isWrongSize: Bool {
+        if case .wrongSize = kind { return true }
+        return false
+    }
+}
