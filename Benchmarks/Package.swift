@@ -30,6 +30,18 @@ let package = Package(
             ],
             path: "Benchmarks/NMEABenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        .executableTarget(
+            name: "StoreBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Store", package: rootPackage),
+                .product(name: "HAL", package: rootPackage),
+                .product(name: "HALLinux", package: rootPackage),
+                .product(name: "HALSim", package: rootPackage),
+            ],
+            path: "Benchmarks/StoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
