@@ -129,3 +129,42 @@ import Testing
         #expect(reopened.state.nextLocationID == store.state.nextLocationID)
     }
 }
+
+/// Found by the StoreFuzz target: a newer generation whose snapshot is unreadable but whose log
+/// records are intact must be reported, and must never be replayed after a compaction.
+@Suite struct NewerGenerationTests {
+    @Test func recordsOfAnUnreadableNewerGenerationAreReportedAndNeverReplayed() throws {
+        let fs = CrashableFileSystem()
+        do {
+            let store = try openStore(fs)
+            try store.update { $0.units = .imperial }
+            store.close()
+        }
+        // store.b: a generation-2 snapshot with both copies damaged, then two valid records.
+        var b = [UInt8](repeating: 0, count: 16384)
+        var end = b.withUnsafeMutableBytes {
+            Record.encodeEntry(into: $0, kind: .snapshot, generation: 2, sequence: 1) {
+                SnapshotCodec.encode(.initial, into: &$0)
+            }
+        }
+        b[10] ^= 1
+        b[end / 2 + 10] ^= 1
+        for sequence in UInt64(2)...3 {
+            end += b.withUnsafeMutableBytes {
+                Record.encodeEntry(into: UnsafeMutableRawBufferPointer(rebasing: $0[end...]), kind: .change, generation: 2, sequence: sequence) {
+                    ChangeCodec.encode(.settings(Settings(time: sequence == 2 ? .twelveHour : .twentyFourHour)), old: .defaults, into: &$0)
+                }
+            }
+        }
+        fs.seedFile("/store/store.b", contents: b)
+        let store = try openStore(fs)
+        #expect(store.report.damage.contains { $0.kind == .unreadableGeneration(2) })
+        #expect(store.sequence == 1 && store.settings.units == .imperial)
+        #expect(try store.update { $0.temperature = .fahrenheit } == .durable(sequence: 2))
+        #expect(store.generation == 3)
+        store.close()
+        fs.crash()
+        let reopened = try openStore(fs)
+        #expect(reopened.sequence == 2 && reopened.state == store.state)
+    }
+}

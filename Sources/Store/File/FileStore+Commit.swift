@@ -75,7 +75,8 @@ extension FileStore {
     /// file, makes it durable, and makes that file the active one.
     func compact(sequence number: UInt64) throws(FileSystemError) {
         try prepareSpare()
-        let next = generation &+ 1
+        let next = nextGeneration
+        nextGeneration &+= 1
         let state = self.state
         let size = buffer.withUnsafeMutableBytes { buffer in
             Record.encodeEntry(into: buffer, kind: .snapshot, generation: next, sequence: number) {

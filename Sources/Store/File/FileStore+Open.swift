@@ -35,6 +35,7 @@ struct StoreOpener<Files: FileSystem> {
         var active: Int
         var tail: Int
         var generation: UInt32
+        var highestGeneration: UInt32 = 0
         var report: RecoveryReport
         var readOnlyReason: String?
         var mustMigrate = false

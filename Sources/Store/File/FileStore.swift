@@ -35,6 +35,9 @@ public final class FileStore<Files: FileSystem, Clock: DeviceClock>: Store {
     var active: Int
     var tail: Int
     var generation: UInt32
+    /// The generation the next compaction writes: above every generation either file holds,
+    /// and never reused, not even after a failed attempt.
+    var nextGeneration: UInt32
     /// The next write must be a snapshot into the other file: the active one failed, is
     /// damaged, or holds an old schema.
     var mustCompact = false
@@ -59,6 +62,7 @@ public final class FileStore<Files: FileSystem, Clock: DeviceClock>: Store {
         self.active = opened.active
         self.tail = opened.tail
         self.generation = opened.generation
+        self.nextGeneration = max(opened.generation, opened.highestGeneration) &+ 1
         self.buffer = [UInt8](repeating: 0, count: 2 * Record.blockSize)
         self.damage = opened.report.losesData ? opened.report.damage.filter(\.losesData).map(\.description).joined(separator: "; ") : nil
         if let why = opened.readOnlyReason {

@@ -14,7 +14,7 @@ extension StoreOpener {
         let report = recovery.report
         var opened = Opened(
             handles: handles, state: scan.state ?? .initial, sequence: scan.sequence, active: chosen, tail: scan.tail,
-            generation: scan.generation!, report: report)
+            generation: scan.generation!, highestGeneration: recovery.highestGeneration, report: report)
         if let newer = scan.newerSchema {
             opened.readOnlyReason =
                 "written by a newer thunderstorm (schema \(newer); this build reads \(Schema.oldestReadable)…\(Schema.current)); update thunderstorm"
@@ -57,7 +57,9 @@ extension StoreOpener {
         var report = recovery.report
         report.created = true
         report.chosen = FileStoreConfiguration.fileNames[0]
-        return Opened(handles: handles, state: .initial, sequence: 0, active: 0, tail: size, generation: 1, report: report)
+        return Opened(
+            handles: handles, state: .initial, sequence: 0, active: 0, tail: size, generation: 1,
+            highestGeneration: recovery.highestGeneration, report: report)
     }
 
     /// Writes zeros over `start..<end`, so the blocks are allocated now and later writes in

@@ -10,6 +10,9 @@ public struct StoreDamage: Equatable, Sendable, CustomStringConvertible {
         case unusableRecord(sequence: UInt64)
         /// The snapshot checks out but its contents do not.
         case malformedSnapshot(String)
+        /// Checksummed records of a generation newer than the one served, whose snapshot or
+        /// log cannot be read.
+        case unreadableGeneration(UInt32)
         case wrongSize(actual: Int, expected: Int)
         case missing
     }
@@ -32,6 +35,8 @@ public struct StoreDamage: Equatable, Sendable, CustomStringConvertible {
             return "\(file)\(at): records after \(seq) are unreadable but later ones exist (damaged medium)"
         case .unusableRecord(let seq): return "\(file)\(at): record \(seq) checks out but cannot be applied"
         case .malformedSnapshot(let why): return "\(file)\(at): snapshot unreadable (\(why))"
+        case .unreadableGeneration(let generation):
+            return "\(file)\(at): generation \(generation) is newer than the one served but unreadable (damaged medium)"
         case .wrongSize(let actual, let expected): return "\(file) is \(actual) bytes, expected \(expected) (truncated or grown)"
         case .missing: return "\(file) is missing"
         }
@@ -58,8 +63,17 @@ struct FileScan {
 
     var hasSnapshot: Bool { generation != nil }
 
+    /// The highest generation of any checksummed record in the file, readable log or not, and
+    /// where the first record of it lies.
+    var highestGeneration: (generation: UInt32, offset: Int)?
+
     init(name: String, bytes: UnsafeRawBufferPointer, expectedSize: Int) {
         self.name = name
+        read(bytes, expectedSize: expectedSize)
+        survey(bytes)
+    }
+
+    private mutating func read(_ bytes: UnsafeRawBufferPointer, expectedSize: Int) {
         if bytes.count != expectedSize, bytes.contains(where: { $0 != 0 }) {
             damage.append(StoreDamage(file: name, kind: .wrongSize(actual: bytes.count, expected: expectedSize)))
         }
@@ -88,7 +102,6 @@ struct FileScan {
         if first.copies == .firstDamaged || (first.copies == .secondDamaged && last.start != first.start) {
             damage.insert(StoreDamage(file: name, offset: 0, kind: .repairedFromCopy(sequence: first.record.sequence)), at: 0)
         }
-        findRecordsPastTheEnd(bytes)
     }
 
     /// The next entry begins at the 8-byte boundary after the previous one, or at the next
@@ -134,20 +147,26 @@ struct FileScan {
         return entry
     }
 
-    /// A checksummed record of this generation with a later sequence beyond the end of the log
-    /// means records in between were lost to the medium, not to a power cut.
-    private mutating func findRecordsPastTheEnd(_ bytes: UnsafeRawBufferPointer) {
-        guard let generation else { return }
-        var offset = Record.aligned(tail)
+    /// Looks at every 8-byte offset for checksummed records:
+    /// - one of this generation with a later sequence beyond the end of the log means records
+    ///   in between were lost to the medium, not to a power cut (a torn write keeps a prefix);
+    /// - the highest generation anywhere tells open which generations a compaction must not
+    ///   reuse, and whether a newer generation than the one served exists but is unreadable.
+    private mutating func survey(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        var reportedGap = false
         while offset + Record.headerSize + Record.checksumSize <= bytes.count {
-            if bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self) == Record.magic.littleEndian,
-                let record = ParsedRecord(bytes, at: offset), record.generation == generation,
-                record.sequence > sequence
-            {
-                damage.append(StoreDamage(file: name, offset: tail, kind: .unreadableAfter(sequence: sequence)))
-                return
+            defer { offset += Record.alignment }
+            guard bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self) == Record.magic.littleEndian,
+                let record = ParsedRecord(bytes, at: offset)
+            else { continue }
+            if record.generation > highestGeneration?.generation ?? 0 || highestGeneration == nil {
+                highestGeneration = (record.generation, offset)
             }
-            offset += Record.alignment
+            if !reportedGap, offset >= tail, record.generation == generation, record.sequence > sequence {
+                damage.append(StoreDamage(file: name, offset: tail, kind: .unreadableAfter(sequence: sequence)))
+                reportedGap = true
+            }
         }
     }
 }

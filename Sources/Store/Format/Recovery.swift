@@ -6,6 +6,9 @@ struct Recovery {
     let scans: [FileScan]
     /// The file holding the newest readable generation; nil if neither holds one.
     let chosen: Int?
+    /// The highest generation of any checksummed record in either file: compactions after
+    /// this open use higher ones, so no leftover record can ever be replayed as new.
+    let highestGeneration: UInt32
     var report = RecoveryReport()
 
     /// Both files hold nothing but zeros (or nothing): a new store, or one whose creation was
@@ -19,6 +22,7 @@ struct Recovery {
             contents[index].withUnsafeBytes { FileScan(name: names[index], bytes: $0, expectedSize: fileSize) }
         }
         self.scans = scans
+        highestGeneration = scans.compactMap { $0.highestGeneration?.generation }.max() ?? 0
         chosen = scans.indices.filter { scans[$0].hasSnapshot }.max { scans[$0].generation! < scans[$1].generation! }
         report.files = scans.indices.map { i in
             RecoveryReport.File(
@@ -43,6 +47,12 @@ struct Recovery {
         // committed since: then it may have held the newest generation.
         if contents[other].isEmpty, scan.sequence > 0 {
             report.damage.append(StoreDamage(file: names[other], kind: .missing))
+        }
+        // Records of a newer generation whose snapshot cannot be read: a torn compaction never
+        // leaves one (its first copy is written first), so the medium lost a newer state.
+        for candidate in scans {
+            guard let (newer, offset) = candidate.highestGeneration, newer > scan.generation! else { continue }
+            report.damage.append(StoreDamage(file: candidate.name, offset: offset, kind: .unreadableGeneration(newer)))
         }
     }
 }

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# Builds the NMEA libFuzzer target (Fuzz/) and runs it for SECONDS (default 60) over the checked-in
-# regression corpus Fuzz/Corpus/NMEA. New inputs go to a scratch corpus and crash artifacts to a
-# scratch directory (FUZZ_SCRATCH, default Fuzz/.fuzz), never into the checked-in corpus.
+# Builds a libFuzzer target of Fuzz/ and runs it for SECONDS (default 60) over its checked-in
+# regression corpus: `nmea` (NMEAFuzz, Fuzz/Corpus/NMEA) or `store` (StoreFuzz, the store's
+# recovery, Fuzz/Corpus/Store). New inputs go to a scratch corpus and crash artifacts to a
+# scratch directory (FUZZ_SCRATCH, default Fuzz/.fuzz-TARGET), never into the checked-in corpus.
 # Exits non-zero when libFuzzer finds a crash (or an invariant of the target breaks), and prints
 # libFuzzer's summary: executions, executions per second, coverage and features.
 #
-#   scripts/fuzz-nmea.sh [SECONDS]
-#   FUZZ_SCRATCH=Fuzz/.fuzz-long FUZZ_BUILD_DIR=Fuzz/.build-long scripts/fuzz-nmea.sh 1800
+#   scripts/fuzz.sh nmea|store [SECONDS]
+#   FUZZ_SCRATCH=Fuzz/.fuzz-long FUZZ_BUILD_DIR=Fuzz/.build-long scripts/fuzz.sh nmea 1800
 #
 # Shrinking what a long run found back into the checked-in corpus (only inputs adding coverage):
 #   bin=Fuzz/.build/release/NMEAFuzz; mkdir /tmp/min
-#   "$bin" -merge=1 -max_len=4096 /tmp/min Fuzz/Corpus/NMEA Fuzz/.fuzz/corpus
+#   "$bin" -merge=1 -max_len=4096 /tmp/min Fuzz/Corpus/NMEA Fuzz/.fuzz-nmea/corpus
 # Reproducing a crash, with every event printed:
-#   NMEA_FUZZ_VERBOSE=1 Fuzz/.build/release/NMEAFuzz Fuzz/.fuzz/artifacts/crash-…
+#   NMEA_FUZZ_VERBOSE=1 Fuzz/.build/release/NMEAFuzz Fuzz/.fuzz-nmea/artifacts/crash-…
 #
 # Build recipe (notes/linux-and-swift.md B2): `--sanitize fuzzer` makes SwiftPM link libFuzzer's
 # main, `-Xswiftc -sanitize=fuzzer,address` puts coverage and AddressSanitizer into every Swift
@@ -21,9 +22,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${1:-60}
-scratch=${FUZZ_SCRATCH:-Fuzz/.fuzz}
-corpus=Fuzz/Corpus/NMEA
+target=${1:?usage: scripts/fuzz.sh nmea|store [SECONDS]}
+seconds=${2:-60}
+case "$target" in
+  # Store inputs are two 4 KiB files and a 2-byte split.
+  nmea) product=NMEAFuzz corpus=Fuzz/Corpus/NMEA max_len=4096 ;;
+  store) product=StoreFuzz corpus=Fuzz/Corpus/Store max_len=8200 ;;
+  *) echo "unknown fuzz target '$target' (nmea or store)" >&2; exit 64 ;;
+esac
+scratch=${FUZZ_SCRATCH:-Fuzz/.fuzz-$target}
 mkdir -p "$scratch/corpus" "$scratch/artifacts"
 scratch=$(cd "$scratch" && pwd)
 
@@ -35,17 +42,17 @@ if ! "${build[@]}" 2>&1 | { grep -v "Cannot export local symbol" || true; }; the
   echo "fuzz target build failed" >&2
   exit 1
 fi
-bin=$("${build[@]}" --show-bin-path)/NMEAFuzz
+bin=$("${build[@]}" --show-bin-path)/$product
 
 log="$scratch/fuzz-$(date +%Y%m%d-%H%M%S).log"
-echo "fuzzing NMEAReceiver for ${seconds}s: seeds $corpus ($(ls "$corpus" | wc -l) files), new inputs $scratch/corpus, log $log"
+echo "fuzzing $product for ${seconds}s: seeds $corpus ($(ls "$corpus" | wc -l) files), new inputs $scratch/corpus, log $log"
 
 # Swift's own crash backtracer would run after libFuzzer's handler and can hold the run for
 # minutes; libFuzzer and ASan print the stack already.
 status=0
 SWIFT_BACKTRACE=enable=no "$bin" \
   -max_total_time="$seconds" \
-  -max_len=4096 \
+  -max_len="$max_len" \
   -timeout=10 \
   -rss_limit_mb=2048 \
   -print_final_stats=1 \
