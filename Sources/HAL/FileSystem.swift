@@ -134,6 +134,6 @@ public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertib
         case .other: what = "file-system error"
         }
         guard let errno else { return what }
-        return "\(what) (\(errno))"
+        return "\(what) (errno \(errno.rawValue))"
     }
 }

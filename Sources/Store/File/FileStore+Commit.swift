@@ -4,6 +4,7 @@ extension FileStore {
     public func commit(_ change: StoreChange) throws(StoreError) -> CommitOutcome {
         guard isOpen else { throw .closed }
         if case .readOnly(let why) = health { throw .readOnly(why) }
+        if configuration.readOnly { throw .readOnly(StoreError.openedForReading) }
         guard try state.validate(change) else { return .unchanged }
         let old = state.settings
         let number = sequence + UInt64(pending.count) + 1
@@ -116,6 +117,7 @@ extension FileStore {
     public func rewrite() throws(StoreError) -> Bool {
         guard isOpen else { throw .closed }
         if case .readOnly(let why) = health { throw .readOnly(why) }
+        if configuration.readOnly { throw .readOnly(StoreError.openedForReading) }
         mustCompact = true
         retry()
         return !mustCompact

@@ -69,8 +69,10 @@ public final class FileStore<Files: FileSystem, Clock: DeviceClock>: Store {
             health = .readOnly(why)
         } else if let damage {
             health = .damaged(damage)
-            mustCompact = true  // never append to a damaged file
         }
+        // Never append to a file that showed damage, even damage a copy repaired: the next
+        // commit writes a fresh generation into the other file.
+        mustCompact = !opened.report.damage.isEmpty
     }
 
     public func observe(_ observer: @escaping (StoreEvent) -> Void) { observers.add(observer) }
@@ -104,7 +106,8 @@ public struct FileStoreConfiguration: Sendable {
     public var directory: FilePath
     /// The size of each file; the log uses the first half before it is compacted.
     public var fileSize: Int
-    /// Open without writing anything, ever (`store show`, `store check`).
+    /// Open without writing anything, ever (`store show`, `store check`): commits throw
+    /// `.readOnly(StoreError.openedForReading)`; `health` still says what open found.
     public var readOnly: Bool
     public var firstRetry: Duration
     public var longestRetry: Duration

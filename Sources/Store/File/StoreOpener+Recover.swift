@@ -18,9 +18,7 @@ extension StoreOpener {
         if let newer = scan.newerSchema {
             opened.readOnlyReason =
                 "written by a newer thunderstorm (schema \(newer); this build reads \(Schema.oldestReadable)…\(Schema.current)); update thunderstorm"
-        } else if configuration.readOnly {
-            opened.readOnlyReason = "opened for reading only"
-        } else {
+        } else if !configuration.readOnly {
             opened.mustMigrate = scan.schema! < Schema.current
             if opened.mustMigrate { opened.report.migratedFrom = scan.schema }
         }

@@ -16,6 +16,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The store was closed.
     case closed
 
+    /// The reason a store opened with `FileStoreConfiguration.readOnly` refuses changes.
+    public static let openedForReading = "opened for reading only"
+
     public var description: String {
         switch self {
         case .latitudeOutOfRange(let v): "latitude \(v) is outside −90…90"
