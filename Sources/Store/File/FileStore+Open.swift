@@ -95,18 +95,16 @@ struct StoreOpener<Files: FileSystem> {
         }
     }
 
-    mutating func read(_ handle: FileHandle, _ index: Int) throws(StoreOpenError) -> [UInt8] {
+    /// The file's record region and its size.
+    mutating func read(_ handle: FileHandle, _ index: Int) throws(StoreOpenError) -> (bytes: [UInt8], size: Int) {
         let path = directory.appending(FileStoreConfiguration.fileNames[index])
         do throws(FileSystemError) {
             let size = Int(try files.size(handle))
-            // A store file is never larger than its configured size; far larger is not ours.
-            guard size <= 4 * configuration.fileSize + Record.blockSize else {
-                throw FileSystemError(.other, errno: .fileTooLarge)
-            }
-            var bytes = [UInt8](repeating: 0, count: size)
+            let region = min(size, FileStoreConfiguration.recordRegion(configuration.fileSize))
+            var bytes = [UInt8](repeating: 0, count: region)
             let count = try files.readFully(handle, into: &bytes)
-            bytes.removeLast(size - count)
-            return bytes
+            bytes.removeLast(region - count)
+            return (bytes, size)
         } catch {
             throw .io(error, path, operation: "read")
         }

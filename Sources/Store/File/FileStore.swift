@@ -125,5 +125,9 @@ public struct FileStoreConfiguration: Sendable {
 
     public static var fileNames: [String] { ["store.a", "store.b"] }
 
+    /// Where records can be: a log entry never ends past half the file, and a snapshot entry
+    /// (at most two 4 KiB records) starts at 0. Open reads only this much of each file.
+    static func recordRegion(_ fileSize: Int) -> Int { max(fileSize / 2, 2 * Record.blockSize) }
+
     func path(_ index: Int) -> FilePath { directory.appending(Self.fileNames[index]) }
 }

@@ -5,8 +5,8 @@ extension StoreOpener {
     /// Picks the newest readable generation of the two files, or creates the store when both
     /// are blank. Writes nothing unless creating the store or fixing a missing spare.
     mutating func recover(_ handles: [FileHandle]) throws(StoreOpenError) -> Opened {
-        let contents = [try read(handles[0], 0), try read(handles[1], 1)]
-        let recovery = Recovery(contents: contents, fileSize: configuration.fileSize)
+        let files = [try read(handles[0], 0), try read(handles[1], 1)]
+        let recovery = Recovery(contents: files.map(\.bytes), sizes: files.map(\.size), fileSize: configuration.fileSize)
         guard let chosen = recovery.chosen else {
             return try create(handles, recovery: recovery)
         }
@@ -29,7 +29,6 @@ extension StoreOpener {
     /// (re)created; files holding anything else are left alone and reported.
     private mutating func create(_ handles: [FileHandle], recovery: Recovery) throws(StoreOpenError) -> Opened {
         guard recovery.isBlank else { throw .unreadable(directory, recovery.report.damage) }
-        let contents = recovery.contents
         guard !configuration.readOnly else { throw .notFound(directory) }
         var buffer = [UInt8](repeating: 0, count: 2 * Record.blockSize)
         let size = buffer.withUnsafeMutableBytes { buffer in
@@ -40,7 +39,7 @@ extension StoreOpener {
         let path = directory.appending(FileStoreConfiguration.fileNames[0])
         do throws(FileSystemError) {
             for index in 0..<2 {
-                let have = contents[index].count
+                let have = recovery.sizes[index]
                 if have > configuration.fileSize { try files.resize(handles[index], to: Int64(configuration.fileSize)) }
                 try Self.fillWithZeros(&files, handles[index], from: min(have, configuration.fileSize), to: configuration.fileSize)
             }

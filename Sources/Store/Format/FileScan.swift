@@ -67,15 +67,17 @@ struct FileScan {
     /// where the first record of it lies.
     var highestGeneration: (generation: UInt32, offset: Int)?
 
-    init(name: String, bytes: UnsafeRawBufferPointer, expectedSize: Int) {
+    /// `bytes` is the start of the file that can hold records (see
+    /// `FileStoreConfiguration.recordRegion`), `size` the file's size.
+    init(name: String, bytes: UnsafeRawBufferPointer, size: Int, expectedSize: Int) {
         self.name = name
-        read(bytes, expectedSize: expectedSize)
+        read(bytes, size: size, expectedSize: expectedSize)
         survey(bytes)
     }
 
-    private mutating func read(_ bytes: UnsafeRawBufferPointer, expectedSize: Int) {
-        if bytes.count != expectedSize, bytes.contains(where: { $0 != 0 }) {
-            damage.append(StoreDamage(file: name, kind: .wrongSize(actual: bytes.count, expected: expectedSize)))
+    private mutating func read(_ bytes: UnsafeRawBufferPointer, size: Int, expectedSize: Int) {
+        if size != expectedSize, bytes.contains(where: { $0 != 0 }) {
+            damage.append(StoreDamage(file: name, kind: .wrongSize(actual: size, expected: expectedSize)))
         }
         guard let first = ParsedEntry(bytes, at: 0), first.record.kind == .snapshot else { return }
         generation = first.record.generation

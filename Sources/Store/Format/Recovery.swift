@@ -2,7 +2,9 @@
 /// generation wins and what damage to report. A pure function of the bytes, so the corruption
 /// sweep and the fuzz target run it without a file system.
 struct Recovery {
+    /// The record region of each file, and each file's size.
     let contents: [[UInt8]]
+    let sizes: [Int]
     let scans: [FileScan]
     /// The file holding the newest readable generation; nil if neither holds one.
     let chosen: Int?
@@ -15,18 +17,27 @@ struct Recovery {
     /// cut short before anything was acknowledged.
     var isBlank: Bool { contents.allSatisfy { $0.allSatisfy { $0 == 0 } } }
 
-    init(contents: [[UInt8]], fileSize: Int) {
+    /// `contents` holds at least each file's record region (whole files are fine); `sizes`
+    /// defaults to their lengths.
+    init(contents: [[UInt8]], sizes: [Int]? = nil, fileSize: Int) {
         self.contents = contents
+        let sizes = sizes ?? contents.map(\.count)
+        self.sizes = sizes
         let names = FileStoreConfiguration.fileNames
+        let region = FileStoreConfiguration.recordRegion(fileSize)
         let scans = contents.indices.map { index in
-            contents[index].withUnsafeBytes { FileScan(name: names[index], bytes: $0, expectedSize: fileSize) }
+            contents[index].withUnsafeBytes {
+                FileScan(
+                    name: names[index], bytes: UnsafeRawBufferPointer(rebasing: $0.prefix(region)), size: sizes[index],
+                    expectedSize: fileSize)
+            }
         }
         self.scans = scans
         highestGeneration = scans.compactMap { $0.highestGeneration?.generation }.max() ?? 0
         chosen = scans.indices.filter { scans[$0].hasSnapshot }.max { scans[$0].generation! < scans[$1].generation! }
         report.files = scans.indices.map { i in
             RecoveryReport.File(
-                name: names[i], size: contents[i].count, generation: scans[i].generation, schema: scans[i].schema,
+                name: names[i], size: sizes[i], generation: scans[i].generation, schema: scans[i].schema,
                 snapshotSequence: scans[i].snapshotSequence, lastSequence: scans[i].sequence, records: scans[i].records,
                 tail: scans[i].tail)
         }
@@ -45,7 +56,7 @@ struct Recovery {
         report.damage = scan.damage + scans[other].damage.filter(\.isWrongSize)
         // An empty other file is a store whose creation was cut short, unless something was
         // committed since: then it may have held the newest generation.
-        if contents[other].isEmpty, scan.sequence > 0 {
+        if sizes[other] == 0, scan.sequence > 0 {
             report.damage.append(StoreDamage(file: names[other], kind: .missing))
         }
         // Records of a newer generation whose snapshot cannot be read: a torn compaction never
