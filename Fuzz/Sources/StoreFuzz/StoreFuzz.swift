@@ -54,7 +54,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         invariant(again.state == first!.0 && again.sequence == first!.1 && again.report == first!.2, "not deterministic")
     } catch {
         guard case .unreadable = error else {
-            if case .notFound = error, a.allSatisfy({ $0 == 0 }), b.allSatisfy({ $0 == 0 }) { return 0 }
+            if case .notFound = error { return 0 }  // no checksummed record anywhere: no store yet
             fatalError("read-only open failed with \(error)")
         }
     }

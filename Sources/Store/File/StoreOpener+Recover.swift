@@ -25,8 +25,9 @@ extension StoreOpener {
         return opened
     }
 
-    /// Both files hold no generation: a new store, or one whose creation was cut short, is
-    /// (re)created; files holding anything else are left alone and reported.
+    /// Neither file holds a checksummed record: a new store, or one whose creation was cut
+    /// short before anything was acknowledged, is (re)created. Files holding records but no
+    /// readable generation are left alone and reported.
     private mutating func create(_ handles: [FileHandle], recovery: Recovery) throws(StoreOpenError) -> Opened {
         guard recovery.isBlank else { throw .unreadable(directory, recovery.report.damage) }
         guard !configuration.readOnly else { throw .notFound(directory) }
@@ -38,16 +39,20 @@ extension StoreOpener {
         }
         let path = directory.appending(FileStoreConfiguration.fileNames[0])
         do throws(FileSystemError) {
+            // First both files at full size, zero-filled, durable, and their names durable; only
+            // then the first generation. A crash before the snapshot is durable leaves files with
+            // no checksummed record, which the next open creates again; a readable snapshot
+            // therefore always means both files are whole.
             for index in 0..<2 {
-                let have = recovery.sizes[index]
-                if have > configuration.fileSize { try files.resize(handles[index], to: Int64(configuration.fileSize)) }
-                try Self.fillWithZeros(&files, handles[index], from: min(have, configuration.fileSize), to: configuration.fileSize)
+                if recovery.sizes[index] > configuration.fileSize {
+                    try files.resize(handles[index], to: Int64(configuration.fileSize))
+                }
+                try Self.fillWithZeros(&files, handles[index], from: 0, to: configuration.fileSize)
+                try files.synchronize(handles[index])  // the size changed: fsync, not fdatasync
             }
-            try files.writeAll(handles[0], buffer, count: size, at: 0)
-            // Sizes changed, so fsync rather than fdatasync; then the names.
-            try files.synchronize(handles[0])
-            try files.synchronize(handles[1])
             try files.synchronizeDirectory(directory)
+            try files.writeAll(handles[0], buffer, count: size, at: 0)
+            try files.synchronizeData(handles[0])
         } catch {
             throw .io(error, path, operation: "create the store in")
         }

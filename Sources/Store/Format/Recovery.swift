@@ -13,9 +13,10 @@ struct Recovery {
     let highestGeneration: UInt32
     var report = RecoveryReport()
 
-    /// Both files hold nothing but zeros (or nothing): a new store, or one whose creation was
-    /// cut short before anything was acknowledged.
-    var isBlank: Bool { contents.allSatisfy { $0.allSatisfy { $0 == 0 } } }
+    /// Neither file holds a record with a good checksum anywhere: a new store, or one whose
+    /// creation was cut short (zero fills torn, the first snapshot torn) before anything was
+    /// acknowledged. Every acknowledged state leaves at least one whole snapshot.
+    var isBlank: Bool { scans.allSatisfy { $0.highestGeneration == nil } }
 
     /// `contents` holds at least each file's record region (whole files are fine); `sizes`
     /// defaults to their lengths.
