@@ -129,5 +129,4 @@ public struct FileStoreConfiguration: Sendable {
     /// (at most two 4 KiB records) starts at 0. Open reads only this much of each file.
     static func recordRegion(_ fileSize: Int) -> Int { max(fileSize / 2, 2 * Record.blockSize) }
 
-    func path(_ index: Int) -> FilePath { directory.appending(Self.fileNames[index]) }
 }
