@@ -71,38 +71,36 @@ struct FileScan {
     /// `FileStoreConfiguration.recordRegion`), `size` the file's size.
     init(name: String, bytes: UnsafeRawBufferPointer, size: Int, expectedSize: Int) {
         self.name = name
-        read(bytes, size: size, expectedSize: expectedSize)
-        survey(bytes)
-    }
-
-    private mutating func read(_ bytes: UnsafeRawBufferPointer, size: Int, expectedSize: Int) {
         if size != expectedSize, bytes.contains(where: { $0 != 0 }) {
             damage.append(StoreDamage(file: name, kind: .wrongSize(actual: size, expected: expectedSize)))
         }
-        guard let first = ParsedEntry(bytes, at: 0), first.record.kind == .snapshot else { return }
+        // Replay parses the log; the survey looks only at what replay did not cover.
+        let end = read(bytes)
+        survey(bytes, from: end, to: bytes.count, afterTheLog: true)
+    }
+
+    /// Reads the snapshot and replays the log; returns where the readable log ends (0 when
+    /// there is no usable snapshot).
+    private mutating func read(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard let first = ParsedEntry(bytes, at: 0), first.record.kind == .snapshot else { return 0 }
         generation = first.record.generation
+        highestGeneration = (first.record.generation, 0)  // the log replayed below is this generation
         snapshotSequence = first.record.sequence
         sequence = first.record.sequence
-        tail = first.end
         switch SnapshotCodec.decode(UnsafeRawBufferPointer(rebasing: bytes[first.record.payload])) {
         case .state(let decoded, let schema):
-            state = decoded
             self.schema = schema
+            return replay(bytes, from: first, state: decoded)
         case .newer(let schema, let decoded):
             newerSchema = schema
             self.schema = schema
             state = decoded
-            return  // the log of a newer build is not ours to replay
+            tail = first.end
+            return first.end  // the log of a newer build is not ours to replay
         case .malformed(let why):
             damage.append(StoreDamage(file: name, offset: 0, kind: .malformedSnapshot(why)))
             generation = nil
-            return
-        }
-        var last = first
-        replay(bytes, last: &last)
-        // Only a damaged *second* copy of the *last* entry can be a torn write.
-        if first.copies == .firstDamaged || (first.copies == .secondDamaged && last.start != first.start) {
-            damage.insert(StoreDamage(file: name, offset: 0, kind: .repairedFromCopy(sequence: first.record.sequence)), at: 0)
+            return 0
         }
     }
 
@@ -114,58 +112,67 @@ struct FileScan {
         return (next, block == next ? nil : block)
     }
 
-    private mutating func replay(_ bytes: UnsafeRawBufferPointer, last: inout ParsedEntry) {
-        guard var state, let generation else { return }
+    /// Applies the change records that follow `first`, in sequence, while they check out.
+    private mutating func replay(_ bytes: UnsafeRawBufferPointer, from first: ParsedEntry, state: StoreState) -> Int {
+        var state = state
+        var last = first
         while true {
             let (near, far) = Self.candidates(after: last.end)
-            guard let entry = nextEntry(bytes, near, generation) ?? far.flatMap({ nextEntry(bytes, $0, generation) }) else {
-                break
+            var next = nextEntry(bytes, near)
+            if next == nil, let far, let entry = nextEntry(bytes, far) {
+                survey(bytes, from: near, to: far, afterTheLog: false)  // the skipped end of a block
+                next = entry
             }
+            guard let entry = next else { break }
             guard let change = ChangeCodec.decode(
                 UnsafeRawBufferPointer(rebasing: bytes[entry.record.payload]), applyingTo: state)
             else {
                 damage.append(StoreDamage(file: name, offset: entry.start, kind: .unusableRecord(sequence: entry.record.sequence)))
                 break
             }
-            if last.copies != .bothWhole, last.start != 0 {
-                damage.append(StoreDamage(file: name, offset: last.start, kind: .repairedFromCopy(sequence: last.record.sequence)))
-            }
+            noteCopies(of: last, isLast: false)
             state.apply(change)
             records += 1
             sequence = entry.record.sequence
             last = entry
         }
-        if last.copies == .firstDamaged, last.start != 0 {
-            damage.append(StoreDamage(file: name, offset: last.start, kind: .repairedFromCopy(sequence: last.record.sequence)))
-        }
+        noteCopies(of: last, isLast: true)
         tail = last.end
         self.state = state
+        return last.end
     }
 
-    private func nextEntry(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ generation: UInt32) -> ParsedEntry? {
+    /// A damaged copy is damage, except the second copy of the last entry: a power cut
+    /// during a write keeps a prefix of it, so that is what a torn tail looks like.
+    private mutating func noteCopies(of entry: ParsedEntry, isLast: Bool) {
+        guard entry.copies == .firstDamaged || (entry.copies == .secondDamaged && !isLast) else { return }
+        damage.append(StoreDamage(file: name, offset: entry.start, kind: .repairedFromCopy(sequence: entry.record.sequence)))
+    }
+
+    private func nextEntry(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> ParsedEntry? {
         guard let entry = ParsedEntry(bytes, at: offset), entry.record.kind == .change,
             entry.record.generation == generation, entry.record.sequence == sequence &+ 1
         else { return nil }
         return entry
     }
 
-    /// Looks at every 8-byte offset for checksummed records:
-    /// - one of this generation with a later sequence beyond the end of the log means records
-    ///   in between were lost to the medium, not to a power cut (a torn write keeps a prefix);
-    /// - the highest generation anywhere tells open which generations a compaction must not
+    /// Looks at every 8-byte offset of `start..<end` for checksummed records:
+    /// - after the log, one of this generation with a later sequence means records in between
+    ///   were lost to the medium, not to a power cut (a torn write keeps a prefix);
+    /// - anywhere, the highest generation tells open which generations a compaction must not
     ///   reuse, and whether a newer generation than the one served exists but is unreadable.
-    private mutating func survey(_ bytes: UnsafeRawBufferPointer) {
-        var offset = 0
+    private mutating func survey(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int, afterTheLog: Bool) {
+        var offset = Record.aligned(start)
         var reportedGap = false
-        while offset + Record.headerSize + Record.checksumSize <= bytes.count {
+        while offset < end, offset + Record.headerSize + Record.checksumSize <= bytes.count {
             defer { offset += Record.alignment }
             guard bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self) == Record.magic.littleEndian,
                 let record = ParsedRecord(bytes, at: offset)
             else { continue }
-            if record.generation > highestGeneration?.generation ?? 0 || highestGeneration == nil {
+            if highestGeneration.map({ record.generation > $0.generation }) ?? true {
                 highestGeneration = (record.generation, offset)
             }
-            if !reportedGap, offset >= tail, record.generation == generation, record.sequence > sequence {
+            if afterTheLog, !reportedGap, record.generation == generation, record.sequence > sequence {
                 damage.append(StoreDamage(file: name, offset: tail, kind: .unreadableAfter(sequence: sequence)))
                 reportedGap = true
             }

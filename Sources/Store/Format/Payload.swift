@@ -71,7 +71,8 @@ enum SnapshotCodec {
             guard let value = reader.read(UInt8.self) else { return .malformed("schema 1 settings cut short") }
             guard settings.set(key, to: UInt32(value)) else { return .malformed("schema 1 \(key) = \(value)") }
         }
-        return decodeLocations(&reader, settings: settings, schema: 1)
+        guard let id = reader.read(UInt32.self) else { return .malformed("snapshot cut short") }
+        return decodeLocations(&reader, settings: settings, schema: 1, nextID: LocationID(id))
     }
 
     private static func decodeSchema2(_ reader: inout ByteReader, strict: Bool) -> Decoded {
@@ -92,20 +93,15 @@ enum SnapshotCodec {
     }
 
     private static func decodeLocations(
-        _ reader: inout ByteReader, settings: Settings, schema: UInt16, nextID: LocationID? = nil
+        _ reader: inout ByteReader, settings: Settings, schema: UInt16, nextID next: LocationID
     ) -> Decoded {
-        var next = nextID
-        if next == nil {
-            guard let id = reader.read(UInt32.self) else { return .malformed("snapshot cut short") }
-            next = LocationID(id)
-        }
         guard let count = reader.read(UInt8.self), count <= StoreState.maximumLocations else {
             return .malformed("bad location count")
         }
         var locations: [SavedLocation] = []
         for _ in 0..<count {
             guard let location = decodeLocation(&reader) else { return .malformed("location cut short or invalid") }
-            guard location.id < next!, !locations.contains(where: { $0.id == location.id }) else {
+            guard location.id < next, !locations.contains(where: { $0.id == location.id }) else {
                 return .malformed("location id \(location.id) repeated or not below the next id")
             }
             locations.append(location)

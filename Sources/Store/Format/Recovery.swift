@@ -2,8 +2,7 @@
 /// generation wins and what damage to report. A pure function of the bytes, so the corruption
 /// sweep and the fuzz target run it without a file system.
 struct Recovery {
-    /// The record region of each file, and each file's size.
-    let contents: [[UInt8]]
+    /// Each file's size.
     let sizes: [Int]
     let scans: [FileScan]
     /// The file holding the newest readable generation; nil if neither holds one.
@@ -21,7 +20,6 @@ struct Recovery {
     /// `contents` holds at least each file's record region (whole files are fine); `sizes`
     /// defaults to their lengths.
     init(contents: [[UInt8]], sizes: [Int]? = nil, fileSize: Int) {
-        self.contents = contents
         let sizes = sizes ?? contents.map(\.count)
         self.sizes = sizes
         let names = FileStoreConfiguration.fileNames
