@@ -40,13 +40,6 @@ func removeScratchDirectories() {
     }
 }
 
-@inline(__always)
-func monotonicNanoseconds() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-}
-
 /// Commits `count` alternating temperature changes; every one changes something.
 @inline(__always)
 func commitAlternating<S: Store>(_ store: S, _ count: Int) {
@@ -62,13 +55,15 @@ func commitAlternating<S: Store>(_ store: S, _ count: Int) {
 /// One iteration: `commitsPerIteration` commits in the measured region, then the per-commit
 /// figures (recorded outside it).
 func measureCommits<S: Store>(_ benchmark: Benchmark, _ store: S) {
+    let clock = ContinuousClock()
     benchmark.startMeasurement()
-    let start = monotonicNanoseconds()
+    let start = clock.now
     commitAlternating(store, commitsPerIteration)
-    let elapsed = monotonicNanoseconds() - start
+    let duration = clock.now - start
     benchmark.stopMeasurement()
+    let elapsed = Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
     benchmark.measurement(.nanosecondsPerCommit, Int(elapsed) / commitsPerIteration)
-    benchmark.measurement(.commitsPerSecond, Int(Double(commitsPerIteration) * 1e9 / Double(elapsed)))
+    benchmark.measurement(.commitsPerSecond, Int(Double(commitsPerIteration) * 1e9 / elapsed))
 }
 
 /// A store with the three locations a user might save, as in the field.
