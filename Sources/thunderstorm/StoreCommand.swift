@@ -95,12 +95,8 @@ struct StoreDirectory {
                 throw ExitCode(65, printing: "\(error); restore a backup, or move store.a and store.b away to start afresh")
             case .io(let cause, _, _):
                 let hint =
-                    switch (cause.kind, cause.errno) {
-                    case (.permissionDenied, _): "run as the store's owner (or root)"
-                    // The store refuses files far larger than --file-size: made with another size.
-                    case (_, .fileTooLarge?): "pass the --file-size the store was made with"
-                    default: "check the path, free space and dmesg"
-                    }
+                    cause.kind == .permissionDenied
+                    ? "run as the store's owner (or root)" : "check the path, free space and dmesg"
                 throw ExitCode(74, printing: "\(error); \(hint)")
             }
         }
