@@ -3,6 +3,7 @@
 // Layers (ARCHITECTURE §3), dependencies pointing down only:
 //   thunderstorm (CLI) → Board, GPS, Store → HAL
 //   Store    (settings and saved locations on flash: CRC'd log in two pre-sized files) → HAL
+//   Graphics (framebuffer in the OLED RAM layout, generated fonts and icons, character frames)
 //   GPS      (NMEA framer, decoder, epochs, the location service; no Foundation) → HAL
 //   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files) → HAL, CLinuxHAL
 //   HALSim   (simulated twins for tests and `simulate`)                      → HAL, CLinuxHAL (pty)
@@ -23,6 +24,7 @@ let package = Package(
         .library(name: "Board", targets: ["Board"]),
         .library(name: "GPS", targets: ["GPS"]),
         .library(name: "Store", targets: ["Store"]),
+        .library(name: "Graphics", targets: ["Graphics"]),
     ],
     traits: [
         .trait(
@@ -55,6 +57,10 @@ let package = Package(
         .target(name: "Board", dependencies: ["HAL"]),
         .target(name: "GPS", dependencies: ["HAL"]),
         .target(name: "Store", dependencies: ["HAL", system]),
+        .target(name: "Graphics"),
+        // Test helpers shared by the test targets (a library, like ArgumentParserTestHelpers):
+        // the mock display that fails on overdraw and out-of-bounds drawing, golden ASCII art.
+        .target(name: "GraphicsTesting", dependencies: ["Graphics"]),
         .executableTarget(
             name: "thunderstorm",
             dependencies: [
@@ -75,6 +81,7 @@ let package = Package(
         .testTarget(name: "BoardTests", dependencies: ["Board"]),
         .testTarget(name: "GPSTests", dependencies: ["GPS", "Board", "HALSim", "HALLinux"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HALSim", "HALLinux", "HAL", system]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "GraphicsTesting"]),
         .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm"]),
     ]
 )

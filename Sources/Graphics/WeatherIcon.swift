@@ -1,0 +1,64 @@
+/// The weather a screen shows as a picture: the icon groups of the WMO weather codes that
+/// Open-Meteo sends (notes/weather-and-sensor.md §5). Mapping a code to a group belongs to the
+/// weather model; this type only knows how each group looks.
+///
+/// The pictures are drawn by hand for a 1-bit OLED (Tools/graphics/icons/<size>/<name>.txt, `#`
+/// lit) and compiled into `Generated/WeatherIcon+Sheets.swift` by
+/// `scripts/generate-graphics.sh`. Groups in which the sky shows — clear, partly cloudy and
+/// showers — have a day picture with the sun and a night picture with the moon; the others
+/// look the same day and night.
+public enum WeatherIcon: Sendable, Hashable, CaseIterable {
+    case clear
+    case partlyCloudy
+    case cloudy
+    case fog
+    case drizzle
+    case rain
+    case snow
+    case showers
+    case thunderstorm
+
+    /// Whether the night picture differs from the day picture (a moon instead of the sun).
+    public var hasNightVariant: Bool {
+        switch self {
+        case .clear, .partlyCloudy, .showers: true
+        case .cloudy, .fog, .drizzle, .rain, .snow, .thunderstorm: false
+        }
+    }
+
+    /// The picture of this icon at `size`, a view into the generated sheet (no allocation).
+    public func bitmap(night: Bool, size: IconSize) -> Bitmap {
+        let side = size.pixels
+        let bytes = side * side / 8
+        let sheet = size == .small ? WeatherIconSheets.small : WeatherIconSheets.large
+        return Bitmap(storage: sheet, base: WeatherIcon.slot(self, night: night) * bytes, stride: side,
+                      width: side, height: side)
+    }
+}
+
+/// The two sizes of weather icons: a row of hourly forecasts uses `small`, the main "now"
+/// screen `large`.
+public enum IconSize: Sendable, Hashable, CaseIterable {
+    /// 16 × 16 pixels, one-pixel lines.
+    case small
+    /// 32 × 32 pixels, two-pixel lines.
+    case large
+
+    /// Width and height in pixels.
+    public var pixels: Int {
+        switch self {
+        case .small: 16
+        case .large: 32
+        }
+    }
+}
+
+extension DrawTarget {
+    /// Draws `icon` with its top-left corner at `x`, `y`: the night picture when `night` and the
+    /// icon has one. Lit pixels only by default, so an icon may sit on anything.
+    public mutating func drawIcon(
+        _ icon: WeatherIcon, night: Bool, size: IconSize, x: Int, y: Int, mode: BitmapMode = .overlay
+    ) {
+        draw(icon.bitmap(night: night, size: size), x: x, y: y, mode: mode)
+    }
+}
