@@ -4,6 +4,7 @@
 //   thunderstorm (CLI) → Board, GPS, Store → HAL
 //   Store    (settings and saved locations on flash: CRC'd log in two pre-sized files) → HAL
 //   Graphics (framebuffer in the OLED RAM layout, generated fonts and icons, character frames)
+//   Screens  (what each screen shows and how it is laid out on OLEDs and character LCDs) → Graphics, Store
 //   GPS      (NMEA framer, decoder, epochs, the location service; no Foundation) → HAL
 //   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files) → HAL, CLinuxHAL
 //   HALSim   (simulated twins for tests and `simulate`)                      → HAL, CLinuxHAL (pty)
@@ -25,6 +26,7 @@ let package = Package(
         .library(name: "GPS", targets: ["GPS"]),
         .library(name: "Store", targets: ["Store"]),
         .library(name: "Graphics", targets: ["Graphics"]),
+        .library(name: "Screens", targets: ["Screens"]),
     ],
     traits: [
         .trait(
@@ -58,6 +60,7 @@ let package = Package(
         .target(name: "GPS", dependencies: ["HAL"]),
         .target(name: "Store", dependencies: ["HAL", system]),
         .target(name: "Graphics"),
+        .target(name: "Screens", dependencies: ["Graphics", "Store"]),
         // Test helpers shared by the test targets (a library, like ArgumentParserTestHelpers):
         // the mock display that fails on overdraw and out-of-bounds drawing, golden ASCII art.
         .target(name: "GraphicsTesting", dependencies: ["Graphics"]),
@@ -82,6 +85,7 @@ let package = Package(
         .testTarget(name: "GPSTests", dependencies: ["GPS", "Board", "HALSim", "HALLinux"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HALSim", "HALLinux", "HAL", system]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "GraphicsTesting"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "GraphicsTesting", "Store"]),
         .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm"]),
     ]
 )

@@ -1,0 +1,73 @@
+import Store
+
+/// Built-in sample states, one per situation a person sees on the device: what
+/// `thunderstorm snapshot --scene` draws, what the golden screen tests pin down, and what the
+/// render benchmark measures. The values are plausible, not real.
+public enum SampleScene: String, Sendable, CaseIterable {
+    case now, hours, days, indoor, status
+    /// Before the first fix: the board's default location, the receiver searching.
+    case noFix = "no-fix"
+    /// The weather service failed: the last good values, marked stale, and why.
+    case error
+    /// The now screen at 14:05 and then at 14:06: the smallest change a display sees.
+    case clockTick = "clock-tick"
+
+    /// The screen this scene shows.
+    public var screen: Screen {
+        switch self {
+        case .now, .noFix, .error, .clockTick: .now
+        case .hours: .hours
+        case .days: .days
+        case .indoor: .indoor
+        case .status: .status
+        }
+    }
+
+    /// The frames of the scene, in order: one, or two for `clockTick`.
+    public var frames: [ScreenModel] {
+        switch self {
+        case .now, .hours, .days, .indoor, .status: [Self.sample()]
+        case .noFix:
+            [Self.sample(place: Place(name: "Berlin", source: .boardDefault), gps: .noFix(satellites: 3))]
+        case .error:
+            [Self.sample(weather: WeatherPanel(forecast: Self.forecast, freshness: .stale(minutes: 47), problem: "timed out"))]
+        case .clockTick:
+            [Self.sample(clock: ClockTime(hour: 14, minute: 5)), Self.sample(clock: ClockTime(hour: 14, minute: 6))]
+        }
+    }
+
+    public static let forecast = Forecast(
+        current: Conditions(temperature: 23.4, icon: .partlyCloudy, isNight: false, humidity: 64, windSpeed: 3.4, windDirection: 225),
+        hours: [
+            HourForecast(time: ClockTime(hour: 15, minute: 0), temperature: 24.1, icon: .partlyCloudy, isNight: false, precipitationChance: 10),
+            HourForecast(time: ClockTime(hour: 16, minute: 0), temperature: 24.6, icon: .cloudy, isNight: false, precipitationChance: 20),
+            HourForecast(time: ClockTime(hour: 17, minute: 0), temperature: 22.8, icon: .showers, isNight: false, precipitationChance: 60),
+            HourForecast(time: ClockTime(hour: 18, minute: 0), temperature: 19.5, icon: .thunderstorm, isNight: false, precipitationChance: 80),
+        ],
+        days: [
+            DayForecast(label: "Today", icon: .thunderstorm, low: 14.2, high: 24.6, precipitation: 6.4),
+            DayForecast(label: "Sat", icon: .clear, low: 13.1, high: 26.0, precipitation: 0),
+            DayForecast(label: "Sun", icon: .rain, low: 11.8, high: 18.9, precipitation: 12.5),
+        ],
+        sunrise: ClockTime(hour: 5, minute: 38),
+        sunset: ClockTime(hour: 21, minute: 12))
+
+    public static let statusLines = [
+        StatusLine("GPS", "3D fix, 9 sat, 1 s"),
+        StatusLine("Net", "ok, 14:00"),
+        StatusLine("Store", "ok, 12 places"),
+        StatusLine("Disp", "SSD1306 at 0x3C"),
+    ]
+
+    static func sample(
+        clock: ClockTime = ClockTime(hour: 14, minute: 5),
+        place: Place = Place(name: "Zürich", source: .gps),
+        gps: GPSMark = .fix,
+        weather: WeatherPanel = WeatherPanel(forecast: forecast)
+    ) -> ScreenModel {
+        ScreenModel(
+            settings: .defaults, clock: clock, place: place, gps: gps, weather: weather,
+            indoor: .reading(temperature: 21.6, humidity: 45, pressure: 1013.2),
+            statusLines: statusLines)
+    }
+}

@@ -1,0 +1,50 @@
+import Graphics
+
+/// Today and the next days, one row each: the day, the icon, low/high, the precipitation
+/// sum; sunrise and sunset on the bottom row. 128×64 shows three days; 128×32 shows two rows
+/// of 16 pixels and no sun times.
+enum DaysScreen {
+    static func drawTall<Target: DrawTarget>(_ model: ScreenModel, into target: inout Target) {
+        guard let forecast = model.weather.forecast, !forecast.days.isEmpty else {
+            HoursScreen.noForecast(model, y: 24, into: &target)
+            return
+        }
+        for (index, day) in forecast.days.prefix(3).enumerated() {
+            row(day, model, y: index * 17, into: &target)
+        }
+        guard let sunrise = forecast.sunrise, let sunset = forecast.sunset else { return }
+        let y = target.height - Font.small.height
+        let notation = model.settings.time
+        var x = target.drawText("Rise ", font: .small, x: 0, y: y)
+        x += target.drawText(UnitFormat.clock(sunrise, notation), font: .small, x: x, y: y)
+        x += target.drawText(" Set ", font: .small, x: x, y: y, maxWidth: target.width - x)
+        target.drawText(UnitFormat.clock(sunset, notation), font: .small, x: x, y: y, maxWidth: target.width - x)
+    }
+
+    static func drawShort<Target: DrawTarget>(_ model: ScreenModel, into target: inout Target) {
+        guard let forecast = model.weather.forecast, !forecast.days.isEmpty else {
+            HoursScreen.noForecast(model, y: 10, into: &target)
+            return
+        }
+        for (index, day) in forecast.days.prefix(2).enumerated() {
+            row(day, model, y: index * 16, into: &target)
+        }
+    }
+
+    /// One day in 16 rows: "Today [icon] 14°/25°  6.4mm".
+    private static func row<Target: DrawTarget>(_ day: DayForecast, _ model: ScreenModel, y: Int, into target: inout Target) {
+        let textY = y + (16 - Font.small.height) / 2
+        target.drawText(day.label, font: .small, x: 0, y: textY, maxWidth: 30, overflow: .clip)
+        target.drawIcon(day.icon, night: false, size: .small, x: 31, y: y)
+        let notation = model.settings.temperature
+        var x = 50
+        x += target.drawText(UnitFormat.temperature(day.low, notation, unit: false), font: .small, x: x, y: textY)
+        x += target.drawText("/", font: .small, x: x, y: textY)
+        target.drawText(
+            UnitFormat.temperature(day.high, notation, unit: false), font: .small, x: x, y: textY,
+            maxWidth: 92 - x)
+        target.drawText(
+            UnitFormat.precipitation(day.precipitation, model.settings.units, compact: true), font: .small,
+            x: 92, y: textY, maxWidth: target.width - 92, alignment: .trailing)
+    }
+}

@@ -1,0 +1,47 @@
+import Graphics
+
+/// The optional BME280/BMP280: the indoor temperature large, humidity and pressure below.
+enum IndoorScreen {
+    static func drawTall<Target: DrawTarget>(_ model: ScreenModel, into target: inout Target) {
+        ScreenParts.header("Indoor", model, into: &target)
+        switch model.indoor {
+        case .absent:
+            target.drawText("No indoor sensor", font: .small, x: 0, y: 26, maxWidth: target.width, alignment: .center)
+        case .offline(let problem):
+            target.drawText("Sensor offline", font: .small, x: 0, y: 20, maxWidth: target.width, alignment: .center)
+            target.drawText(problem, font: .small, x: 0, y: 32, maxWidth: target.width, alignment: .center)
+        case .reading(let temperature, let humidity, let pressure):
+            let notation = model.settings.temperature
+            let number = UnitFormat.temperatureNumber(temperature, notation, decimals: 1)
+            let width = target.drawText(number, font: .large, x: 0, y: 16)
+            target.drawText(UnitFormat.temperatureUnit(notation), font: .medium, x: width + 2, y: 16)
+            let y = target.height - Font.small.height
+            var x = 0
+            if let humidity {
+                x = target.drawText(UnitFormat.percent(Int(humidity.rounded())), font: .small, x: 0, y: y)
+                x += 2 * Font.small.advance(of: " ")
+            }
+            target.drawText(UnitFormat.pressure(pressure, model.settings.units), font: .small, x: x, y: y, maxWidth: target.width - x)
+        }
+    }
+
+    static func drawShort<Target: DrawTarget>(_ model: ScreenModel, into target: inout Target) {
+        ScreenParts.header("Indoor", model, into: &target)
+        let y = target.height - Font.medium.height
+        switch model.indoor {
+        case .absent:
+            target.drawText("No indoor sensor", font: .small, x: 0, y: y + 2, maxWidth: target.width)
+        case .offline(let problem):
+            ScreenParts.drawPair("Offline: ", problem, font: .small, x: 0, y: y + 2, width: target.width, into: &target)
+        case .reading(let temperature, let humidity, let pressure):
+            let text = UnitFormat.temperature(temperature, model.settings.temperature, decimals: 1)
+            var x = target.drawText(text, font: .medium, x: 0, y: y) + 6
+            let textY = y + (Font.medium.height - Font.small.height) / 2
+            if let humidity {
+                x += target.drawText(UnitFormat.percent(Int(humidity.rounded())), font: .small, x: x, y: textY)
+                x += Font.small.advance(of: " ")
+            }
+            target.drawText(UnitFormat.pressure(pressure, model.settings.units), font: .small, x: x, y: textY, maxWidth: target.width - x)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Graphics
+
+/// What the device knows about itself: one row per part (GPS, network, store, display), the
+/// label on the left, a `!` after the label of a part with a problem.
+/// Rows with problems come first when the panel has fewer rows than lines.
+enum StatusScreen {
+    static let labelWidth = 32
+
+    static func draw<Target: DrawTarget>(_ model: ScreenModel, rows: Int, into target: inout Target) {
+        var row = 0
+        // Problems first, then the rest, each in the model's order, without building an array.
+        for pass in 0..<2 {
+            for line in model.statusLines where line.isProblem == (pass == 0) {
+                guard row < rows else { return }
+                draw(line, y: row * Font.small.height, into: &target)
+                row += 1
+            }
+        }
+    }
+
+    private static func draw<Target: DrawTarget>(_ line: StatusLine, y: Int, into target: inout Target) {
+        let mark = line.isProblem ? Font.small.advance(of: "!") : 0
+        let width = target.drawText(line.label, font: .small, x: 0, y: y, maxWidth: labelWidth - 2 - mark, overflow: .clip)
+        if line.isProblem { target.drawText("!", font: .small, x: width, y: y) }
+        target.drawText(line.text, font: .small, x: labelWidth, y: y, maxWidth: target.width - labelWidth)
+    }
+}
