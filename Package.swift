@@ -4,6 +4,7 @@
 //   thunderstorm (CLI) → Board, GPS, Store → HAL
 //   Store    (settings and saved locations on flash: CRC'd log in two pre-sized files) → HAL
 //   Graphics (framebuffer in the OLED RAM layout, generated fonts and icons, character frames)
+//   Drivers  (SSD1306, SH1106, HD44780 behind a PCF8574, generic over the I²C bus) → HAL, Graphics
 //   Screens  (what each screen shows and how it is laid out on OLEDs and character LCDs) → Graphics, Store
 //   GPS      (NMEA framer, decoder, epochs, the location service; no Foundation) → HAL
 //   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files) → HAL, CLinuxHAL
@@ -26,6 +27,7 @@ let package = Package(
         .library(name: "GPS", targets: ["GPS"]),
         .library(name: "Store", targets: ["Store"]),
         .library(name: "Graphics", targets: ["Graphics"]),
+        .library(name: "Drivers", targets: ["Drivers"]),
         .library(name: "Screens", targets: ["Screens"]),
     ],
     traits: [
@@ -60,6 +62,7 @@ let package = Package(
         .target(name: "GPS", dependencies: ["HAL"]),
         .target(name: "Store", dependencies: ["HAL", system]),
         .target(name: "Graphics"),
+        .target(name: "Drivers", dependencies: ["HAL", "Graphics"]),
         .target(name: "Screens", dependencies: ["Graphics", "Store"]),
         // Test helpers shared by the test targets (a library, like ArgumentParserTestHelpers):
         // the mock display that fails on overdraw and out-of-bounds drawing, golden ASCII art.
@@ -84,8 +87,10 @@ let package = Package(
         .testTarget(name: "BoardTests", dependencies: ["Board"]),
         .testTarget(name: "GPSTests", dependencies: ["GPS", "Board", "HALSim", "HALLinux"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HALSim", "HALLinux", "HAL", system]),
-        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "GraphicsTesting"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "GraphicsTesting", "Store"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "GraphicsTesting"], exclude: ["Golden"]),
+        .testTarget(
+            name: "ScreensTests", dependencies: ["Screens", "Graphics", "GraphicsTesting", "Store"], exclude: ["Golden"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Graphics", "HALSim", "HAL"]),
         .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm"]),
     ]
 )

@@ -1,0 +1,122 @@
+import Drivers
+import Graphics
+import HAL
+import HALSim
+import Testing
+
+/// Byte budgets per scenario of display.md §2 on the simulated bus, counted from its
+/// transaction log (ARCHITECTURE §8: minute tick ≤ 64 payload bytes, full frame 1,032).
+@Suite struct OLEDBudgetTests {
+    struct Scenario: Sendable, CustomStringConvertible {
+        var name: String
+        var from: (clock: String, temperature: String)
+        var to: (clock: String, temperature: String)
+        var maxPayload: Int
+        var description: String { name }
+    }
+
+    static let scenarios = [
+        Scenario(name: "minute tick 14:05 → 14:06", from: ("14:05", "23"), to: ("14:06", "23"), maxPayload: 64),
+        Scenario(name: "minute tick 14:09 → 14:10", from: ("14:09", "23"), to: ("14:10", "23"), maxPayload: 64),
+        Scenario(name: "hour 14:59 → 15:00", from: ("14:59", "23"), to: ("15:00", "23"), maxPayload: 160),
+        Scenario(name: "clock and temperature 23 → 24", from: ("14:05", "23"), to: ("14:06", "24"), maxPayload: 160),
+    ]
+
+    static let profiles: [(String, OLEDProfile)] = [
+        ("SSD1306 128×64", .ssd1306_128x64), ("SH1106 128×64", .sh1106_128x64),
+    ]
+
+    /// Runs `to` after `from` on the simulated bus; returns the second flush's log totals and report.
+    static func measure(_ profile: OLEDProfile, _ scenario: Scenario) throws -> (transactions: Int, payloadBytes: Int, report: FlushReport) {
+        let bus = SimulatedI2CBus()
+        bus.attach(SinkDevice(), at: 0x3C)
+        var display = OLEDDisplay(bus: bus, profile: profile)
+        let screen = WeatherScreen(profile: profile)
+        _ = try display.flush(screen.render(clock: scenario.from.clock, temperature: scenario.from.temperature))
+        bus.log.removeAll()
+        let report = try display.flush(screen.render(clock: scenario.to.clock, temperature: scenario.to.temperature))
+        let totals = bus.log.writeTotals
+        return (totals.transactions, totals.payloadBytes, report)
+    }
+
+    @Test(arguments: scenarios)
+    func testOLEDBudget_Scenarios_StayWithinTheirBudgetOnBothControllers(scenario: Scenario) throws {
+        for (name, profile) in Self.profiles {
+            let measured = try Self.measure(profile, scenario)
+            #expect(measured.payloadBytes <= scenario.maxPayload, "\(name) \(scenario.name): \(measured.report)")
+            #expect(measured.payloadBytes == measured.report.payloadBytes && measured.transactions == measured.report.transactions)
+            #expect(!measured.report.fullFrame)
+        }
+    }
+
+    @Test func testOLEDBudget_MinuteTick_IsAtMostOneWindowOf64Bytes() throws {
+        let measured = try Self.measure(.ssd1306_128x64, Self.scenarios[0])
+        #expect(measured.payloadBytes <= 64)
+        #expect(measured.transactions <= 2, "one window: command + data")
+    }
+
+    /// Every minute of a day, 00:00 → 23:59 → 00:00, on both controllers: every minute tick
+    /// that leaves the hour alone stays within ARCHITECTURE §8's 64 payload bytes; an hour
+    /// change (up to four digits, 09:59 → 10:00) within 96.
+    @Test func testOLEDBudget_EveryMinuteOfADay_StaysWithin64PayloadBytes() throws {
+        for (name, profile) in Self.profiles {
+            var display = OLEDDisplay(bus: CountingBus(), profile: profile)
+            let screen = WeatherScreen(profile: profile)
+            func clock(_ minute: Int) -> String {
+                let h = minute / 60 % 24, m = minute % 60
+                return (h < 10 ? "0" : "") + "\(h):" + (m < 10 ? "0" : "") + "\(m)"
+            }
+            _ = try display.flush(screen.render(clock: clock(0), temperature: "23"))
+            var worstMinute = (payload: 0, at: ""), worstHour = (payload: 0, at: "")
+            for minute in 1...1440 {
+                let before = display.bus.payloadBytes
+                _ = try display.flush(screen.render(clock: clock(minute), temperature: "23"))
+                let payload = display.bus.payloadBytes - before
+                if minute % 60 == 0 {
+                    if payload > worstHour.payload { worstHour = (payload, clock(minute)) }
+                } else if payload > worstMinute.payload {
+                    worstMinute = (payload, clock(minute))
+                }
+            }
+            #expect(worstMinute.payload <= 64, "\(name): \(worstMinute.payload) B at \(worstMinute.at)")
+            #expect(worstHour.payload <= 96, "\(name): \(worstHour.payload) B at \(worstHour.at)")
+        }
+    }
+
+    @Test func testOLEDBudget_FullFrameAndStart_OnTheSimulatedBus() throws {
+        let bus = SimulatedI2CBus()
+        bus.attach(SinkDevice(), at: 0x3C)
+        var display = OLEDDisplay(bus: bus, profile: .ssd1306_128x64)
+        try display.start()
+        #expect(bus.log.writeTotals == (3, 1059))
+        bus.log.removeAll()
+        var rng = SplitMix64(seed: 11)
+        let image = frame(.ssd1306_128x64) { _, _ in UInt8(truncatingIfNeeded: rng.next()) | 0x01 }
+        _ = try display.flush(image)
+        #expect(bus.log.writeTotals == (2, 1032))
+        bus.log.removeAll()
+        _ = try display.flush(image)
+        #expect(bus.log.writeTotals == (0, 0))
+    }
+
+    @Test func testOLEDBudget_NothingChanged_AllocatesNothingAndChangesAllocateNothing() throws {
+        for (_, profile) in Self.profiles {
+            var display = OLEDDisplay(bus: CountingBus(), profile: profile)
+            let screen = WeatherScreen(profile: profile)
+            let a = screen.render(clock: "14:05", temperature: "23")
+            let b = screen.render(clock: "14:06", temperature: "24")
+            _ = try display.flush(a)
+            let count = countAllocations {
+                for _ in 0..<10 {
+                    keepAlive(try? display.flush(b))
+                    keepAlive(try? display.flush(b))
+                    keepAlive(try? display.flush(a))
+                }
+            }
+            if case .unavailable(let reason) = count { Issue.record("cannot count allocations: \(reason)") }
+            #expect(count == .counted(0), "\(profile.controller)")
+        }
+        // The counter works.
+        #expect(countAllocations { keepAlive([UInt8](repeating: 1, count: Int.random(in: 5...9))) } != .counted(0))
+    }
+}
