@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 // Thunderstorm: the firmware-style core of a GPS weather display on a Linux SBC.
 // Layers (ARCHITECTURE §3), dependencies pointing down only:
-//   thunderstorm (CLI) → Board, GPS, Store → HAL
+//   thunderstorm (CLI) → Board, GPS, Store, Screens, Drivers → HAL
+//   Board    (the board file: which parts, where; maps the display onto the drivers) → HAL, Drivers
 //   Store    (settings and saved locations on flash: CRC'd log in two pre-sized files) → HAL
 //   Graphics (framebuffer in the OLED RAM layout, generated fonts and icons, character frames)
 //   Drivers  (SSD1306, SH1106, HD44780 behind a PCF8574, generic over the I²C bus) → HAL, Graphics
@@ -58,7 +59,7 @@ let package = Package(
             ]
         ),
         .target(name: "HALSim", dependencies: ["HAL", "CLinuxHAL", system]),
-        .target(name: "Board", dependencies: ["HAL"]),
+        .target(name: "Board", dependencies: ["HAL", "Drivers"]),
         .target(name: "GPS", dependencies: ["HAL"]),
         .target(name: "Store", dependencies: ["HAL", system]),
         .target(name: "Graphics"),
@@ -84,7 +85,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HALSimTests", dependencies: ["HALSim", "HAL"]),
-        .testTarget(name: "BoardTests", dependencies: ["Board"]),
+        .testTarget(name: "BoardTests", dependencies: ["Board", "Drivers"]),
         .testTarget(name: "GPSTests", dependencies: ["GPS", "Board", "HALSim", "HALLinux"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HALSim", "HALLinux", "HAL", system]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "GraphicsTesting"], exclude: ["Golden"]),

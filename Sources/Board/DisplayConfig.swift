@@ -1,3 +1,5 @@
+import Drivers
+
 /// The display: which controller, how big, where on the bus, and the panel quirks the driver
 /// must know before it sends the first byte.
 public struct DisplayConfig: Sendable, Equatable {
@@ -129,10 +131,7 @@ public struct OLEDOptions: Sendable, Equatable {
 
 /// Rotation is done by the controller (segment remap and COM scan direction), so only 0 and
 /// 180 degrees exist; 90 would need a portrait layout the screens do not have.
-public enum Rotation: Int, Sendable, CaseIterable {
-    case normal = 0
-    case upsideDown = 180
-}
+public typealias Rotation = OLEDProfile.Rotation
 
 /// Which PCF8574 bit drives which LCD pin. Backpacks differ, and the wrong map shows nothing
 /// at all, so the map is named in the board file rather than guessed.
@@ -144,25 +143,11 @@ public enum BackpackMap: String, Sendable, CaseIterable {
     /// mjkdz and GY-I2CLCD boards.
     case mjkdz
 
-    public var pins: PCF8574PinMap {
+    public var pins: HD44780PinMap {
         switch self {
-        case .ywrobot:
-            return PCF8574PinMap(registerSelect: 0, readWrite: 1, enable: 2, backlight: 3, backlightActiveHigh: true, firstDataBit: 4)
-        case .lcm1602:
-            return PCF8574PinMap(registerSelect: 0, readWrite: 1, enable: 2, backlight: 3, backlightActiveHigh: false, firstDataBit: 4)
-        case .mjkdz:
-            return PCF8574PinMap(registerSelect: 6, readWrite: 5, enable: 4, backlight: 7, backlightActiveHigh: false, firstDataBit: 0)
+        case .ywrobot: return .ywrobot
+        case .lcm1602: return .lcm1602
+        case .mjkdz: return .mjkdz
         }
     }
-}
-
-/// PCF8574 bit numbers (P0…P7) for the LCD's control pins; D4–D7 sit on four consecutive bits
-/// starting at `firstDataBit` on every backpack seen in the wild.
-public struct PCF8574PinMap: Sendable, Equatable {
-    public let registerSelect: Int
-    public let readWrite: Int
-    public let enable: Int
-    public let backlight: Int
-    public let backlightActiveHigh: Bool
-    public let firstDataBit: Int
 }

@@ -3,6 +3,7 @@ import HAL
 import Testing
 
 @testable import Board
+import Drivers
 
 /// The board files in `board/` are what makers copy; every one of them must pass the check,
 /// and the reference build must say exactly what ARCHITECTURE §1 describes.
@@ -118,5 +119,36 @@ struct BoardDefaultTests {
         #expect(config.display.geometry == .oled128x32)
         #expect(config.display.geometry.comPins == 0x02)
         #expect(config.sensor?.address.value == 0x77)
+    }
+}
+
+/// The board file's display section, handed to the drivers.
+@Suite struct DisplayDriverMappingTests {
+    @Test func sh1106WithOffsetAndRotationBecomesTheDriverProfile() throws {
+        let config = DisplayConfig(
+            controller: .sh1106(OLEDOptions(columnOffset: 0, rotation: .upsideDown, externalVCC: false)),
+            geometry: .oled128x64, bus: I2CBusPath(number: 1), address: try #require(I2CAddress(0x3D)))
+        let profile = try #require(config.oledProfile)
+        #expect(profile.controller == .sh1106 && profile.ramColumns == 132)
+        #expect(profile.columnOffset == 0 && profile.rotation == .upsideDown && profile.address == 0x3D)
+        #expect(config.characterLCD == nil)
+    }
+
+    @Test func ssd1306With32RowsAndExternalSupply() throws {
+        let config = DisplayConfig(
+            controller: .ssd1306(OLEDOptions(columnOffset: 0, rotation: .normal, externalVCC: true)),
+            geometry: .oled128x32, bus: I2CBusPath(number: 1), address: try #require(I2CAddress(0x3C)))
+        let profile = try #require(config.oledProfile)
+        #expect(profile.height == 32 && profile.comPins == 0x02 && profile.externalVCC)
+        #expect(profile.initialisationCommands(rotation: .normal, inverted: false, brightness: .normal).contains(0x10))
+    }
+
+    @Test func characterLCDGetsItsGeometryAndPinMap() throws {
+        let config = DisplayConfig(
+            controller: .hd44780(.mjkdz), geometry: .lcd20x4, bus: I2CBusPath(number: 1),
+            address: try #require(I2CAddress(0x27)))
+        let lcd = try #require(config.characterLCD)
+        #expect(lcd.geometry == .lcd20x4 && lcd.pins == .mjkdz)
+        #expect(config.oledProfile == nil)
     }
 }

@@ -145,7 +145,7 @@ import Testing
 
     @Test func testHD44780ROM_ScalarsMapToA00Codes() {
         for (scalar, code) in Self.rom {
-            #expect(HD44780CharacterROM.codeA00(for: scalar) == code, "U+\(String(scalar.value, radix: 16))")
+            #expect(HD44780ROMCodes.codeA00(for: scalar) == code, "U+\(String(scalar.value, radix: 16))")
         }
     }
 

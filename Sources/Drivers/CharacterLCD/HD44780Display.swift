@@ -23,7 +23,7 @@ public enum HD44780Progress: Sendable, Equatable {
 /// cells after one DDRAM address (none where a run continues the previous one), all of a
 /// flush's port states packed into one transaction. Clear is never sent again: it would blank
 /// the display for 1.5 ms. Glyphs go into CGRAM slots (`CGRAMSlots`); ROM codes come from
-/// `HD44780CharacterROM`.
+/// `HD44780ROMCodes`.
 ///
 /// Any failed transaction restarts the initialisation at the next call and rewrites every
 /// cell, CGRAM included. Every buffer is allocated in `init`.

@@ -32,7 +32,7 @@ public final class HD44780Backpack: PanelModel {
     public private(set) var busTime: Duration = .zero
 
     public init(
-        geometry: HD44780Model.Geometry = .lcd16x2, pinMap: HD44780PinMap = .ywRobot,
+        geometry: HD44780Model.Geometry = .lcd16x2, pinMap: BackpackWiring = .ywRobot,
         timing: HD44780Model.Timing = .datasheet, clock: VirtualClock? = nil,
         portTiming: PortTiming = .wire(I2CWireTiming()), cgramSeed: UInt64 = 0x44780
     ) {

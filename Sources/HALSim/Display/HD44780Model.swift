@@ -56,7 +56,7 @@ public final class HD44780Model {
     }
 
     public let geometry: Geometry
-    public let pinMap: HD44780PinMap
+    public let pinMap: BackpackWiring
     public let timing: Timing
     /// What CGRAM holds after power-on (the data sheet leaves it undefined): seeded noise.
     public let cgramSeed: UInt64
@@ -102,7 +102,7 @@ public final class HD44780Model {
     var reportedPowerOnWait = false
 
     public init(
-        geometry: Geometry = .lcd16x2, pinMap: HD44780PinMap = .ywRobot, timing: Timing = .datasheet,
+        geometry: Geometry = .lcd16x2, pinMap: BackpackWiring = .ywRobot, timing: Timing = .datasheet,
         cgramSeed: UInt64 = 0x44780, poweredOnAt: Instant? = nil
     ) {
         self.geometry = geometry

@@ -10,8 +10,8 @@ import Testing
 @Suite struct HD44780ModelTests {
     struct Backpack: Sendable, CustomStringConvertible {
         var name: String
-        var driver: Drivers.HD44780PinMap
-        var model: HALSim.HD44780PinMap
+        var driver: HD44780PinMap
+        var model: HALSim.BackpackWiring
         var description: String { name }
     }
 
@@ -73,7 +73,7 @@ import Testing
                         } else if code != (glyph == .degree ? 0xDF : 0x3F) {
                             problems.append("(\(column),\(row)) \(glyph) shown as code \(code)")
                         }
-                    } else if case .scalar(let s) = cell, code != Drivers.HD44780CharacterROM.codeA00(for: s) {
+                    } else if case .scalar(let s) = cell, code != HD44780ROMCodes.codeA00(for: s) {
                         problems.append("(\(column),\(row)) \(s) shown as code \(code)")
                     }
                 }

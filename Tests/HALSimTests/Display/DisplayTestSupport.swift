@@ -45,11 +45,11 @@ struct LCDScript {
     let clock = VirtualClock()
     let bus: SimulatedI2CBus
     let backpack: HD44780Backpack
-    var map: HD44780PinMap { backpack.lcd.pinMap }
+    var map: BackpackWiring { backpack.lcd.pinMap }
     var model: HD44780Model { backpack.lcd }
 
     init(
-        geometry: HD44780Model.Geometry = .lcd16x2, pinMap: HD44780PinMap = .ywRobot,
+        geometry: HD44780Model.Geometry = .lcd16x2, pinMap: BackpackWiring = .ywRobot,
         clockHz: Int = 100_000, startAt: Duration = .zero
     ) {
         bus = SimulatedI2CBus(clock: clock)

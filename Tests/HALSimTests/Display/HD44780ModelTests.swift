@@ -163,8 +163,8 @@ import Testing
                                      "row2" + String(repeating: " ", count: 16), "row3" + String(repeating: " ", count: 16)])
     }
 
-    @Test(arguments: [HD44780PinMap.ywRobot, .lcm1602, .mjkdz])
-    func testHD44780_PinMaps_DecodeWhatTheyEncode(map: HD44780PinMap) {
+    @Test(arguments: [BackpackWiring.ywRobot, .lcm1602, .mjkdz])
+    func testHD44780_PinMaps_DecodeWhatTheyEncode(map: BackpackWiring) {
         for port in 0...255 {
             let s = map.decode(UInt8(port))
             #expect(map.encode(nibble: s.nibble, registerSelect: s.registerSelect, read: s.read, enable: s.enable, backlightOn: s.backlightOn) == UInt8(port))
@@ -176,8 +176,8 @@ import Testing
     }
 
     @Test func testHD44780_PinMaps_Bits() {
-        #expect(HD44780PinMap.ywRobot.encode(nibble: 0x3, enable: true) == 0x3C)
-        #expect(HD44780PinMap.lcm1602.encode(nibble: 0x3, enable: true) == 0x34, "backlight active low")
-        #expect(HD44780PinMap.mjkdz.encode(nibble: 0x3, registerSelect: true, enable: true) == 0x53)
+        #expect(BackpackWiring.ywRobot.encode(nibble: 0x3, enable: true) == 0x3C)
+        #expect(BackpackWiring.lcm1602.encode(nibble: 0x3, enable: true) == 0x34, "backlight active low")
+        #expect(BackpackWiring.mjkdz.encode(nibble: 0x3, registerSelect: true, enable: true) == 0x53)
     }
 }

@@ -100,7 +100,7 @@ import Testing
         let bus = SimulatedI2CBus()
         let backpack = HD44780Backpack()
         bus.attach(backpack, at: 0x27)
-        let map = HD44780PinMap.ywRobot
+        let map = BackpackWiring.ywRobot
         var sender = bus
         try? sender.write(address: 0x27, [map.encode(nibble: 0)])
         for nibble: UInt8 in [3, 3, 3, 2] { try? sender.write(address: 0x27, map.pulse(nibble: nibble)) }

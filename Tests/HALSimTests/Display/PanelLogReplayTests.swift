@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func testReplay_HD44780WithStamps() throws {
-        let map = HD44780PinMap.ywRobot
+        let map = BackpackWiring.ywRobot
         var lines: [String] = []
         var t = 50_000  // µs
         func add(_ states: [UInt8], wait: Int) {

@@ -14,7 +14,7 @@ import Graphics
 ///   everything else is `?`.
 ///
 /// A pure function of the scalar: no tables are built at run time.
-public enum HD44780CharacterROM {
+public enum HD44780ROMCodes {
     public static let questionMark: UInt8 = 0x3F
     public static let degreeA00: UInt8 = 0xDF
 
@@ -154,9 +154,9 @@ struct CGRAMSlots {
     func code(for cell: CharacterFrame.Cell) -> UInt8 {
         if let glyph = Self.glyph(of: cell) {
             if let slot = slot(of: glyph) { return slot }
-            return glyph == .degree ? HD44780CharacterROM.degreeA00 : HD44780CharacterROM.questionMark
+            return glyph == .degree ? HD44780ROMCodes.degreeA00 : HD44780ROMCodes.questionMark
         }
-        guard case .scalar(let scalar) = cell else { return HD44780CharacterROM.questionMark }
-        return HD44780CharacterROM.codeA00(for: scalar)
+        guard case .scalar(let scalar) = cell else { return HD44780ROMCodes.questionMark }
+        return HD44780ROMCodes.codeA00(for: scalar)
     }
 }

@@ -1,7 +1,7 @@
 /// How an I²C backpack wires its PCF8574's port bits P7…P0 to an HD44780's pins, as data
 /// (`notes/hd44780-pcf8574.md`, "Pin maps seen in the wild"; duinoWitchery hd44780
 /// `hd44780_I2Cexp.h`). Only D7…D4 are wired: the LCD runs its 4-bit interface.
-public struct HD44780PinMap: Sendable, Equatable {
+public struct BackpackWiring: Sendable, Equatable {
     /// Port bit numbers (0…7).
     public var registerSelect: Int
     public var readWrite: Int
@@ -29,13 +29,13 @@ public struct HD44780PinMap: Sendable, Equatable {
 
     /// YwRobot / DFRobot / SainSmart / Funduino (the LiquidCrystal_I2C default, most boards):
     /// RS P0, RW P1, E P2, backlight P3 active high, D4–D7 on P4–P7.
-    public static let ywRobot = HD44780PinMap(
+    public static let ywRobot = BackpackWiring(
         registerSelect: 0, readWrite: 1, enable: 2, data: [4, 5, 6, 7], backlight: 3, backlightActiveHigh: true)
     /// LCM1602 (Robot Arduino): the YwRobot map with the backlight active low.
-    public static let lcm1602 = HD44780PinMap(
+    public static let lcm1602 = BackpackWiring(
         registerSelect: 0, readWrite: 1, enable: 2, data: [4, 5, 6, 7], backlight: 3, backlightActiveHigh: false)
     /// mjkdz / GY-I2CLCD: RS P6, RW P5, E P4, D4–D7 on P0–P3, backlight P7 active low.
-    public static let mjkdz = HD44780PinMap(
+    public static let mjkdz = BackpackWiring(
         registerSelect: 6, readWrite: 5, enable: 4, data: [0, 1, 2, 3], backlight: 7, backlightActiveHigh: false)
 
     /// The LCD-side meaning of one port state.
