@@ -41,6 +41,12 @@ enum ScreenParts {
     /// Row height of the small font, the unit of the layouts.
     static var row: Int { Font.small.height }
 
+    /// The clock's top edge. The small font's digits, `:` and capitals have ink in rows 2–9 of
+    /// their 12-row cell, so drawn 2 rows up they fill page 0 exactly: every minute tick,
+    /// "09:59" → "10:00" and "12:59 PM" → "1:00 PM" included, is then one window one page
+    /// high (≤ 64 payload bytes, ARCHITECTURE §8) instead of two pages.
+    static let clockY = -2
+
     /// The top row: `title` (and `suffix`, kept whole while the title gets the ellipsis) on the
     /// left, the clock on the right.
     static func header<Target: DrawTarget>(
@@ -50,7 +56,7 @@ enum ScreenParts {
         if let clock = model.clock {
             let text = UnitFormat.clock(clock, model.settings.time)
             clockWidth = Font.small.width(of: text)
-            target.drawText(text, font: .small, x: target.width - clockWidth, y: 0)
+            target.drawText(text, font: .small, x: target.width - clockWidth, y: clockY)
         }
         let room = target.width - clockWidth - (clockWidth > 0 ? 4 : 0)
         drawPair(title, suffix, font: .small, x: 0, y: 0, width: room, into: &target)
