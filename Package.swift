@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "GraphicsTesting"], exclude: ["Golden"]),
         .testTarget(
             name: "ScreensTests", dependencies: ["Screens", "Graphics", "GraphicsTesting", "Store"], exclude: ["Golden"]),
-        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Graphics", "HALSim", "HAL"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Graphics", "HALSim", "HAL", "Screens", "Store"]),
         .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm"]),
     ]
 )

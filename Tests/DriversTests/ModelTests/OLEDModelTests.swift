@@ -66,7 +66,7 @@ import Testing
             }
         case 2:
             let x = Int(rng.next() % UInt64(width - 8)), y = Int(rng.next() % UInt64(height - 16))
-            SegmentFont(width: 7, height: 15).draw(String(rng.next() % 10), x: x, y: y, into: &frame)
+            frame.drawText(String(rng.next() % 100), font: rng.next() & 1 == 0 ? .medium : .small, x: x, y: y)
         case 3:
             let page = Int(rng.next() % UInt64(frame.pages))
             fill(&frame, columns: 0...width - 1, pages: page...page, UInt8(truncatingIfNeeded: rng.next()))
