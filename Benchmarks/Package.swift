@@ -43,5 +43,18 @@ let package = Package(
             path: "Benchmarks/StoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "DisplayBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Drivers", package: rootPackage),
+                .product(name: "Graphics", package: rootPackage),
+                .product(name: "Screens", package: rootPackage),
+                .product(name: "HAL", package: rootPackage),
+                .product(name: "Store", package: rootPackage),
+            ],
+            path: "Benchmarks/DisplayBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
