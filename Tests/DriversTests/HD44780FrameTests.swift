@@ -1,3 +1,4 @@
+import AllocationCounting
 import Drivers
 import Graphics
 import HAL

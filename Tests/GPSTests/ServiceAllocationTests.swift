@@ -2,6 +2,7 @@ import GPS
 import HAL
 import HALSim
 import SystemPackage
+import AllocationCounting
 import Testing
 
 /// A port that hands out a prepared byte stream up to a limit the test moves: the only way to
@@ -65,7 +66,7 @@ private struct ReplayDevices: SerialDevices {
                 }
             }
         }
-        let count = swiftAllocations(body)
+        let count = countAllocations(body)
         if case .unavailable(let reason) = count { Issue.record("cannot count allocations: \(reason)") }
         #expect(count == .counted(0))
         #expect(service.lastFix != nil)  // the body did decode fixes
