@@ -53,7 +53,7 @@ public enum SampleScene: String, Sendable, CaseIterable {
         sunset: ClockTime(hour: 21, minute: 12))
 
     public static let statusLines = [
-        StatusLine("GPS", "3D fix, 9 sat, 1 s"),
+        StatusLine("GPS", "3D fix, 9 sat"),
         StatusLine("Net", "ok, 14:00"),
         StatusLine("Store", "ok, 12 places"),
         StatusLine("Disp", "SSD1306 at 0x3C"),

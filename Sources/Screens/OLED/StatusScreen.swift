@@ -4,7 +4,7 @@ import Graphics
 /// label on the left, a `!` after the label of a part with a problem.
 /// Rows with problems come first when the panel has fewer rows than lines.
 enum StatusScreen {
-    static let labelWidth = 32
+    static let labelWidth = 36
 
     static func draw<Target: DrawTarget>(_ model: ScreenModel, rows: Int, into target: inout Target) {
         var row = 0
