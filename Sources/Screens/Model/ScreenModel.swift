@@ -36,6 +36,22 @@ public struct ScreenModel: Sendable, Equatable {
     }
 }
 
+extension ScreenModel {
+    /// Calls `body` with the row and the line for at most `limit` status lines: the problems
+    /// first, then the rest, each in the model's order, so a small panel shows what is wrong.
+    /// Two passes over the lines instead of a sorted copy: nothing is allocated per frame.
+    public func forEachStatusLine(limit: Int, _ body: (Int, StatusLine) -> Void) {
+        var row = 0
+        for pass in 0..<2 {
+            for line in statusLines where line.isProblem == (pass == 0) {
+                guard row < limit else { return }
+                body(row, line)
+                row += 1
+            }
+        }
+    }
+}
+
 /// A time of day, 0:00–23:59.
 public struct ClockTime: Sendable, Equatable, Hashable {
     public var hour: Int

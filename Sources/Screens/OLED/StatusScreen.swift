@@ -7,14 +7,8 @@ enum StatusScreen {
     static let labelWidth = 36
 
     static func draw<Target: DrawTarget>(_ model: ScreenModel, rows: Int, into target: inout Target) {
-        var row = 0
-        // Problems first, then the rest, each in the model's order, without building an array.
-        for pass in 0..<2 {
-            for line in model.statusLines where line.isProblem == (pass == 0) {
-                guard row < rows else { return }
-                draw(line, y: row * Font.small.height, into: &target)
-                row += 1
-            }
+        model.forEachStatusLine(limit: rows) { row, line in
+            draw(line, y: row * Font.small.height, into: &target)
         }
     }
 
