@@ -62,7 +62,8 @@ extension CharacterScreens {
     static func problemRow(_ model: ScreenModel, row: Int, column: Int = 0, into frame: inout CharacterFrame) -> Bool {
         guard let problem = ScreenParts.problem(model) else { return false }
         var writer = RowWriter(row: row, in: frame, from: column)
-        writer.put(.glyph(.warning), into: &frame)
+        // `problem` reports the weather service first; without one the problem is the GPS's.
+        writer.put(.glyph(model.weather.problem == nil ? .satellite : .warning), into: &frame)
         writer.put(problem.text, into: &frame)
         if let detail = problem.detail { writer.put(detail, into: &frame) }
         return true

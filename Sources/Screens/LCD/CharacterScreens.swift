@@ -32,8 +32,10 @@ public enum CharacterScreens {
             row.putWhole("  ", into: &frame)
             row.put(WeatherText.name(current.icon), into: &frame)
             var details = RowWriter(row: 2, in: frame)
+            details.put(.glyph(.drop), into: &frame)
             details.putWhole(UnitFormat.percent(current.humidity), into: &frame)
             details.putWhole("  ", into: &frame)
+            details.put(.glyph(.wind), into: &frame)
             details.putWhole(UnitFormat.wind(current.windSpeed, model.settings.units), into: &frame)
             if let direction = current.windDirection {
                 details.putWhole(" ", into: &frame)
@@ -116,16 +118,11 @@ public enum CharacterScreens {
     }
 
     static func status(_ model: ScreenModel, into frame: inout CharacterFrame) {
-        var row = 0
-        for pass in 0..<2 {
-            for line in model.statusLines where line.isProblem == (pass == 0) {
-                guard row < frame.rows else { return }
-                var writer = RowWriter(row: row, in: frame)
-                writer.putWhole(line.label, into: &frame)
-                writer.putWhole(line.isProblem ? "! " : " ", into: &frame)
-                writer.put(line.text, into: &frame)
-                row += 1
-            }
+        model.forEachStatusLine(limit: frame.rows) { row, line in
+            var writer = RowWriter(row: row, in: frame)
+            writer.putWhole(line.label, into: &frame)
+            writer.putWhole(line.isProblem ? "! " : " ", into: &frame)
+            writer.put(line.text, into: &frame)
         }
     }
 }
