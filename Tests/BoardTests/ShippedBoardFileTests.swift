@@ -140,7 +140,10 @@ struct BoardDefaultTests {
             geometry: .oled128x32, bus: I2CBusPath(number: 1), address: try #require(I2CAddress(0x3C)))
         let profile = try #require(config.oledProfile)
         #expect(profile.height == 32 && profile.comPins == 0x02 && profile.externalVCC)
-        #expect(profile.initialisationCommands(rotation: .normal, inverted: false, brightness: .normal).contains(0x10))
+        // Charge pump off (8D 10) and the external-VCC pre-charge (D9 22), as Adafruit_SSD1306 does.
+        let commands = profile.initialisationCommands(rotation: .normal, inverted: false, brightness: .normal)
+        #expect(commands.indices.dropLast().contains { commands[$0] == 0x8D && commands[$0 + 1] == 0x10 })
+        #expect(commands.indices.dropLast().contains { commands[$0] == 0xD9 && commands[$0 + 1] == 0x22 })
     }
 
     @Test func characterLCDGetsItsGeometryAndPinMap() throws {

@@ -55,9 +55,8 @@ import Testing
             .joined(separator: "\n")
     }
 
-    /// The frame as text in a box, glyphs as `{name}`-free single marks: `°` for the degree
-    /// glyph and the first letter of other glyphs in upper case inside `[ ]` would shift columns,
-    /// so each glyph is one mark from `glyphMarks`.
+    /// The frame as text in a box, each `CellGlyph` as one mark from `glyphMarks` so the
+    /// columns stay aligned.
     static func text(_ frame: CharacterFrame) -> String {
         var lines = ["+" + String(repeating: "-", count: frame.columns) + "+"]
         for row in 0..<frame.rows {
