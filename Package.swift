@@ -2,7 +2,9 @@
 // Thunderstorm: the firmware-style core of a GPS weather display on a Linux SBC.
 // Layers (ARCHITECTURE §3), dependencies pointing down only:
 //   thunderstorm (CLI) → Board, GPS, Store, Screens, Drivers → HAL
-//   Board    (the board file: which parts, where; maps the display onto the drivers) → HAL, Drivers
+//   Board    (the board file: which parts, where; maps the display onto the drivers) → HAL, Drivers, JSON
+//   JSON     (a JSON tree parser that says where a document goes wrong)
+//   Weather  (providers, their decoders, the repository, time zones; no Foundation) → HAL, JSON
 //   Store    (settings and saved locations on flash: CRC'd log in two pre-sized files) → HAL
 //   Graphics (framebuffer in the OLED RAM layout, generated fonts and icons, character frames)
 //   Drivers  (SSD1306, SH1106, HD44780 behind a PCF8574, generic over the I²C bus) → HAL, Graphics
@@ -30,6 +32,8 @@ let package = Package(
         .library(name: "Graphics", targets: ["Graphics"]),
         .library(name: "Drivers", targets: ["Drivers"]),
         .library(name: "Screens", targets: ["Screens"]),
+        .library(name: "JSON", targets: ["JSON"]),
+        .library(name: "Weather", targets: ["Weather"]),
     ],
     traits: [
         .trait(
@@ -59,7 +63,9 @@ let package = Package(
             ]
         ),
         .target(name: "HALSim", dependencies: ["HAL", "CLinuxHAL", system]),
-        .target(name: "Board", dependencies: ["HAL", "Drivers"]),
+        .target(name: "JSON"),
+        .target(name: "Board", dependencies: ["HAL", "Drivers", "JSON"]),
+        .target(name: "Weather", dependencies: ["HAL", "JSON"]),
         .target(name: "GPS", dependencies: ["HAL"]),
         .target(name: "Store", dependencies: ["HAL", system]),
         .target(name: "Graphics"),
@@ -87,13 +93,16 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HALSimTests", dependencies: ["HALSim", "HAL"]),
-        .testTarget(name: "BoardTests", dependencies: ["Board", "Drivers"]),
-        .testTarget(name: "GPSTests", dependencies: ["GPS", "Board", "HALSim", "HALLinux", "AllocationCounting"]),
+        .testTarget(name: "BoardTests", dependencies: ["Board", "Drivers", "JSON"]),
+        .testTarget(name: "GPSTests", dependencies: ["GPS", "Board", "JSON", "HALSim", "HALLinux", "AllocationCounting"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HALSim", "HALLinux", "HAL", system]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "GraphicsTesting"], exclude: ["Golden"]),
         .testTarget(
             name: "ScreensTests", dependencies: ["Screens", "Graphics", "GraphicsTesting", "Store"], exclude: ["Golden"]),
-        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Graphics", "HALSim", "HAL", "Screens", "Store", "AllocationCounting"]),
+        .testTarget(
+            name: "DriversTests",
+            dependencies: ["Drivers", "Graphics", "HALSim", "HAL", "Screens", "Store", "JSON", "AllocationCounting"]),
+        .testTarget(name: "WeatherTests", dependencies: ["Weather", "HAL", "HALSim", "JSON", "AllocationCounting"]),
         .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm"]),
     ]
 )

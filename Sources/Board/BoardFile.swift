@@ -1,3 +1,5 @@
+import JSON
+
 /// The entry point: board-file bytes in, a validated `BoardConfig` or every problem out.
 public enum BoardFile {
     /// Reads a board file. On failure the problems come in schema order and name each field;
@@ -9,7 +11,9 @@ public enum BoardFile {
         switch parser.parse() {
         case .success(let parsed): tree = parsed
         case .failure(let error):
-            return .failure(BoardProblems([BoardProblem(path: "", message: "not valid JSON: \(error)")]))
+            let message = bytes.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+                ? "the file is empty; a board file is one JSON object { … }" : "not valid JSON: \(error)"
+            return .failure(BoardProblems([BoardProblem(path: "", message: message)]))
         }
         var validator = BoardValidator()
         let config = validator.board(tree, duplicates: parser.duplicates)

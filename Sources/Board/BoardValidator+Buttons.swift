@@ -1,3 +1,4 @@
+import JSON
 import HAL
 
 /// Buttons: each one on its own line of a gpiochip found by label or line name, never by chip

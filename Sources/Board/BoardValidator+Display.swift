@@ -1,3 +1,4 @@
+import JSON
 /// The I²C side of the build: the display, the sensor, and the rule that two devices on one
 /// bus cannot share an address.
 extension BoardValidator {

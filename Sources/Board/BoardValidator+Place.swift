@@ -1,3 +1,4 @@
+import JSON
 import HAL
 
 /// The GPS port, the default location and the time zone: where the device is and what time

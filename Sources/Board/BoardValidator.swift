@@ -1,3 +1,4 @@
+import JSON
 /// Walks a `JSONValue` tree against the board-file schema and collects every problem.
 ///
 /// Each reader reports what is wrong at its path and returns nil, and the caller carries on

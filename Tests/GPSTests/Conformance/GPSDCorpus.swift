@@ -1,3 +1,4 @@
+import JSON
 import Board
 import Foundation
 import GPS

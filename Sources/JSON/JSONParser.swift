@@ -1,36 +1,42 @@
-/// The board file's JSON parser: a recursive descent over the bytes that builds the `JSONValue`
+/// A JSON parser for documents people write (the board file) and services send (the weather):
+/// a recursive descent over the bytes that builds the `JSONValue`
 /// tree and, unlike Foundation's `JSONDecoder`, says *where* a document goes wrong (a line and
 /// column, in characters; the decoder on Linux says only "not valid JSON") and which keys it
 /// repeats (the decoder keeps one silently, so a second `"display"` block would quietly replace
 /// the first). A trailing comma before `}` or `]` is accepted: it is the commonest slip in a
 /// hand-edited file and changes nothing about what the file means.
-struct JSONParser {
+public struct JSONParser {
     /// A key that appears twice in one object, by field path, with the line of the repeat.
-    struct Duplicate: Equatable {
-        var path: String
-        var line: Int
+    public struct Duplicate: Equatable, Sendable {
+        public var path: String
+        public var line: Int
+
+        public init(path: String, line: Int) {
+            self.path = path
+            self.line = line
+        }
     }
 
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
     private var lineStart = 0
-    private(set) var duplicates: [Duplicate] = []
+    public private(set) var duplicates: [Duplicate] = []
 
-    /// Deeper than any board file; keeps the recursion far from the stack limit on a Pi.
+    /// Deeper than any board file or weather response; keeps the recursion far from the stack limit on a Pi.
     private static let maximumDepth = 256
 
-    init(_ bytes: [UInt8]) {
+    public init(_ bytes: [UInt8]) {
         self.bytes = bytes
         // A UTF-8 byte-order mark, as some Windows editors write, is not an error.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
     }
 
     /// The document's tree, or the first syntax error; `duplicates` holds the repeated keys.
-    mutating func parse() -> Result<JSONValue, JSONSyntaxError> {
+    public mutating func parse() -> Result<JSONValue, JSONSyntaxError> {
         do throws(JSONSyntaxError) {
             skipWhitespace()
-            if index == bytes.count { throw fail("the file is empty; a board file is one JSON object { … }") }
+            if index == bytes.count { throw fail("the document is empty") }
             let root = try value(path: "", depth: 0)
             skipWhitespace()
             if index < bytes.count { throw fail("unexpected \(found) after the end of the document") }

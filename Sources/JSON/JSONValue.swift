@@ -16,7 +16,7 @@ public enum JSONValue: Sendable, Equatable {
 
     /// The JSON type as a maker would name it, with the value where it is short, for messages
     /// such as "expected a string, found the number 9600".
-    var kindDescription: String {
+    public var kindDescription: String {
         switch self {
         case .null: return "null"
         case .bool(let value): return "\(value)"
@@ -29,7 +29,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The number as an integer when it is one (every JSON number is kept as a `Double`).
-    var integer: Int? {
+    public var integer: Int? {
         guard case .number(let value) = self, value.isFinite, value.rounded() == value,
             abs(value) <= 9_007_199_254_740_992
         else { return nil }
@@ -37,7 +37,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// `9600` rather than `9600.0`, so messages quote numbers the way the file wrote them.
-    static func format(_ value: Double) -> String {
+    public static func format(_ value: Double) -> String {
         if value.isFinite, value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) }
         return "\(value)"
     }

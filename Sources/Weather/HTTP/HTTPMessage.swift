@@ -1,0 +1,102 @@
+/// One HTTP GET as a weather provider asks for it. The providers build requests and read
+/// responses; an `HTTPTransport` moves them. Keeping the two apart lets the repository run on
+/// virtual time against a fake transport, and lets the transport be chosen by measurement
+/// (docs/http-transport.md) without touching a decoder.
+public struct HTTPRequest: Sendable, Equatable {
+    /// An absolute `http:` or `https:` URL with its query already percent-encoded.
+    public var url: String
+    /// Sent as given, in order (User-Agent, If-Modified-Since, Accept-Encoding…).
+    public var headers: [HTTPHeader]
+    /// The whole exchange, connecting included: a weather fetch that takes longer has failed.
+    public var timeout: Duration
+    /// A larger body is refused (`TransportError.Kind.tooLarge`) instead of filling the memory
+    /// of a small board: Open-Meteo answers about 3 KB, MET Norway's compact forecast ~40 KB.
+    public var maximumBodySize: Int
+
+    public init(url: String, headers: [HTTPHeader] = [], timeout: Duration = .seconds(20), maximumBodySize: Int = 1 << 20) {
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
+        self.maximumBodySize = maximumBodySize
+    }
+
+    /// The value of the first header named `name` (ASCII case-insensitive), if any.
+    public func header(_ name: String) -> String? { HTTPHeader.first(name, in: headers) }
+}
+
+/// A header line. Names compare without regard to ASCII case (RFC 9110 §5.1).
+public struct HTTPHeader: Sendable, Equatable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    static func first(_ name: String, in headers: [HTTPHeader]) -> String? {
+        headers.first { $0.name.utf8.elementsEqual(name.utf8, by: { asciiLower($0) == asciiLower($1) }) }?.value
+    }
+
+    private static func asciiLower(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+    }
+}
+
+/// What came back: the status, the headers of the final response and the body with any
+/// content coding (gzip) already removed.
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: [HTTPHeader]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of the first header named `name` (ASCII case-insensitive), if any.
+    public func header(_ name: String) -> String? { HTTPHeader.first(name, in: headers) }
+}
+
+/// Why no response arrived. The kinds are what the repository needs to decide on a retry and
+/// what the status screen says; `detail` is the transport's own one line, for the log.
+public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// No complete answer within `HTTPRequest.timeout`.
+        case timeout
+        /// Nothing listens there (ECONNREFUSED), or the route is down.
+        case connectionRefused
+        /// The name does not resolve: usually no network yet (Wi-Fi still joining).
+        case hostNotFound
+        /// The TLS handshake or the certificate check failed (a clock far off breaks it too).
+        case tls
+        /// The connection closed before the body announced by Content-Length was complete.
+        case truncated
+        /// The body is larger than `HTTPRequest.maximumBodySize`.
+        case tooLarge
+        /// The transport itself is missing (libcurl could not be loaded).
+        case unavailable
+        case other
+    }
+
+    public var kind: Kind
+    public var detail: String
+
+    public init(_ kind: Kind, _ detail: String) {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    public var description: String { detail }
+}
+
+/// Moves one request over the network and waits for the answer. It blocks, so the app calls
+/// it off the event loop (ARCHITECTURE §4) and hands the result back as an event.
+///
+/// Two implementations: `CurlTransport` (libcurl, in `WeatherHTTP`) and the scripted
+/// transports of the tests and of `simulate`.
+public protocol HTTPTransport {
+    mutating func send(_ request: HTTPRequest) -> Result<HTTPResponse, TransportError>
+}

@@ -1,0 +1,162 @@
+import HAL
+
+/// A date on the proleptic Gregorian calendar, as a wall calendar shows it.
+public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var year: Int
+    /// 1–12
+    public var month: Int
+    /// 1–31
+    public var day: Int
+
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Days since 1970-01-01 (negative before). Howard Hinnant's `days_from_civil`, exact for
+    /// every proleptic Gregorian date; no table, no loop.
+    public var daysSinceEpoch: Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let m = Int64(month)
+        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The inverse of `daysSinceEpoch` (Hinnant's `civil_from_days`).
+    public init(daysSinceEpoch days: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        self.init(year: Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0)), month: Int(month), day: Int(day))
+    }
+
+    /// 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday).
+    public var weekday: Int {
+        let days = daysSinceEpoch
+        return Int(((days % 7) + 11) % 7)
+    }
+
+    public var isValid: Bool {
+        guard (1...12).contains(month), day >= 1 else { return false }
+        return day <= CivilDate.daysIn(month: month, year: year)
+    }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    public static func < (a: CivilDate, b: CivilDate) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+
+    /// `2026-01-15`
+    public var description: String {
+        "\(CivilDate.pad(year, 4))-\(CivilDate.pad(month, 2))-\(CivilDate.pad(day, 2))"
+    }
+
+    static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(abs(value))
+        return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}
+
+/// A date and a time of day with no zone attached: what a clock on the wall shows.
+public struct CivilDateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var date: CivilDate
+    /// 0–23
+    public var hour: Int
+    /// 0–59
+    public var minute: Int
+    /// 0–59 (a leap second is read as 59)
+    public var second: Int
+
+    public init(date: CivilDate, hour: Int, minute: Int, second: Int = 0) {
+        self.date = date
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
+
+    /// The civil time `offsetSeconds` east of UTC at the instant `time`.
+    public init(_ time: WallTime, offsetSeconds: Int) {
+        let local = time.seconds + Int64(offsetSeconds)
+        let (days, rest) = CivilDateTime.floorDivide(local, 86_400)
+        date = CivilDate(daysSinceEpoch: days)
+        hour = Int(rest / 3600)
+        minute = Int(rest % 3600 / 60)
+        second = Int(rest % 60)
+    }
+
+    /// Seconds since the epoch as if this civil time were UTC.
+    public var secondsAsUTC: Int64 {
+        date.daysSinceEpoch * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    }
+
+    /// The instant at which a clock `offsetSeconds` east of UTC shows this civil time.
+    public func instant(offsetSeconds: Int) -> WallTime {
+        WallTime(seconds: secondsAsUTC - Int64(offsetSeconds))
+    }
+
+    public static func < (a: CivilDateTime, b: CivilDateTime) -> Bool { a.secondsAsUTC < b.secondsAsUTC }
+
+    /// `2026-01-15T08:15:00`
+    public var description: String {
+        "\(date)T\(CivilDate.pad(hour, 2)):\(CivilDate.pad(minute, 2)):\(CivilDate.pad(second, 2))"
+    }
+
+    static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
+        let q = a / b, r = a % b
+        return r < 0 ? (q - 1, r + b) : (q, r)
+    }
+}
+
+/// The ISO 8601 forms weather services send: Open-Meteo's local `2026-01-15T08:15` and
+/// `2026-01-15`, MET Norway's UTC `2026-01-15T07:00:00Z`. Strict: anything else is nil, so a
+/// garbled time is reported rather than guessed.
+public enum ISO8601 {
+    /// `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM` or `YYYY-MM-DDTHH:MM:SS`, with an optional `Z` (the
+    /// caller knows whether the service sends UTC or local time; `Z` is accepted, not required).
+    public static func parse(_ text: String) -> CivilDateTime? {
+        var bytes = Array(text.utf8)
+        if bytes.last == UInt8(ascii: "Z") { bytes.removeLast() }
+        guard bytes.count == 10 || bytes.count == 16 || bytes.count == 19 else { return nil }
+        guard let year = number(bytes, 0, 4), bytes[4] == UInt8(ascii: "-"),
+            let month = number(bytes, 5, 2), bytes[7] == UInt8(ascii: "-"),
+            let day = number(bytes, 8, 2)
+        else { return nil }
+        let date = CivilDate(year: year, month: month, day: day)
+        guard date.isValid else { return nil }
+        if bytes.count == 10 { return CivilDateTime(date: date, hour: 0, minute: 0) }
+        guard bytes[10] == UInt8(ascii: "T"), let hour = number(bytes, 11, 2), bytes[13] == UInt8(ascii: ":"),
+            let minute = number(bytes, 14, 2), hour < 24, minute < 60
+        else { return nil }
+        var second = 0
+        if bytes.count == 19 {
+            guard bytes[16] == UInt8(ascii: ":"), let s = number(bytes, 17, 2), s <= 60 else { return nil }
+            second = min(s, 59)
+        }
+        return CivilDateTime(date: date, hour: hour, minute: minute, second: second)
+    }
+
+    private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
+        var value = 0
+        for byte in bytes[start..<start + count] {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+}
