@@ -8,7 +8,7 @@
 //   Store    (settings and saved locations on flash: CRC'd log in two pre-sized files) → HAL
 //   Graphics (framebuffer in the OLED RAM layout, generated fonts and icons, character frames)
 //   Drivers  (SSD1306, SH1106, HD44780 behind a PCF8574, generic over the I²C bus) → HAL, Graphics
-//   Screens  (what each screen shows and how it is laid out on OLEDs and character LCDs) → Graphics, Store
+//   Screens  (what each screen shows and how it is laid out on OLEDs and character LCDs) → Graphics, Store, Weather
 //   GPS      (NMEA framer, decoder, epochs, the location service; no Foundation) → HAL
 //   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files) → HAL, CLinuxHAL
 //   HALSim   (simulated twins for tests and `simulate`)                      → HAL, CLinuxHAL (pty)
@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "Store", dependencies: ["HAL", system]),
         .target(name: "Graphics"),
         .target(name: "Drivers", dependencies: ["HAL", "Graphics"]),
-        .target(name: "Screens", dependencies: ["Graphics", "Store"]),
+        .target(name: "Screens", dependencies: ["Graphics", "Store", "Weather", "HAL"]),
         // Test helpers shared by the test targets (a library, like ArgumentParserTestHelpers):
         // the mock display that fails on overdraw and out-of-bounds drawing, golden ASCII art.
         .target(name: "GraphicsTesting", dependencies: ["Graphics"]),
@@ -79,7 +79,8 @@ let package = Package(
         .executableTarget(
             name: "thunderstorm",
             dependencies: [
-                "HAL", "HALLinux", "Board", "GPS", "Store", "Drivers", "Screens", "Graphics", "HALSim", system,
+                "HAL", "HALLinux", "Board", "GPS", "Store", "Drivers", "Screens", "Graphics", "HALSim", "Weather", "JSON",
+                system,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,7 +99,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "HALSim", "HALLinux", "HAL", system]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "GraphicsTesting"], exclude: ["Golden"]),
         .testTarget(
-            name: "ScreensTests", dependencies: ["Screens", "Graphics", "GraphicsTesting", "Store"], exclude: ["Golden"]),
+            name: "ScreensTests", dependencies: ["Screens", "Graphics", "GraphicsTesting", "Store", "Weather", "HAL"], exclude: ["Golden"]),
         .testTarget(
             name: "DriversTests",
             dependencies: ["Drivers", "Graphics", "HALSim", "HAL", "Screens", "Store", "JSON", "AllocationCounting"]),
