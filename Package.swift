@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "HALSim", dependencies: ["HAL", "CLinuxHAL", system]),
         .target(name: "JSON"),
         .target(name: "Board", dependencies: ["HAL", "Drivers", "JSON"]),
-        .target(name: "Weather", dependencies: ["HAL", "JSON"]),
+        .target(name: "Weather", dependencies: ["HAL", "JSON", system]),
         .target(name: "GPS", dependencies: ["HAL"]),
         .target(name: "Store", dependencies: ["HAL", system]),
         .target(name: "Graphics"),

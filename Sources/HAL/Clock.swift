@@ -52,6 +52,14 @@ public struct WallTime: Comparable, Hashable, Sendable {
             ? WallTime(seconds: Int64(s) - 1, nanoseconds: Int32(n + 1_000_000_000))
             : WallTime(seconds: Int64(s), nanoseconds: Int32(n))
     }
+
+    public static func - (a: WallTime, d: Duration) -> WallTime { a + (Duration.zero - d) }
+
+    /// How far apart two civil times are (negative when `b` is later); for ages of data that
+    /// must survive a reboot, where the monotonic clock starts again.
+    public static func - (a: WallTime, b: WallTime) -> Duration {
+        .seconds(a.seconds - b.seconds) + .nanoseconds(Int64(a.nanoseconds) - Int64(b.nanoseconds))
+    }
 }
 
 /// Where the device gets its time from: the real clocks on Linux, a virtual clock that tests

@@ -1,0 +1,113 @@
+import HAL
+
+/// A weather provider: how to ask it and how to read its answer. Two implementations,
+/// `OpenMeteoService` and `METNorwayService`; the repository and the `weather fetch` command
+/// use them through this contract, with any `HTTPTransport` in between.
+public protocol WeatherService: Sendable {
+    var provider: WeatherProvider { get }
+    /// The request for `order`. Pure: the same order gives the same request.
+    func request(for order: FetchOrder) -> HTTPRequest
+    /// Reads a response received at `receivedAt` (civil time).
+    func decode(_ response: HTTPResponse, for order: FetchOrder, receivedAt: WallTime) -> Result<FetchOutcome, WeatherError>
+}
+
+/// What one fetch asks for.
+public struct FetchOrder: Sendable, Equatable {
+    public var position: Coordinate
+    public var units: RequestUnits
+    /// From the last good answer, for a conditional request (MET: `If-Modified-Since`).
+    public var validators: CacheValidators
+
+    public init(position: Coordinate, units: RequestUnits = .metric, validators: CacheValidators = .none) {
+        self.position = position
+        self.units = units
+        self.validators = validators
+    }
+}
+
+/// A position, in degrees.
+public struct Coordinate: Sendable, Equatable, Hashable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// Rounded to `places` decimals: 2 places is ~1 km, the resolution of the models, kind to
+    /// the services' caches and to the owner's privacy (weather-and-sensor.md §4.2).
+    public func rounded(places: Int = 2) -> Coordinate {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return Coordinate(latitude: (latitude * scale).rounded() / scale, longitude: (longitude * scale).rounded() / scale)
+    }
+
+    public var isValid: Bool {
+        latitude.isFinite && longitude.isFinite && (-90...90).contains(latitude) && (-180...180).contains(longitude)
+    }
+}
+
+/// What the service said about caching its answer (MET Norway's terms: obey `Expires`, send
+/// `If-Modified-Since` with the stored `Last-Modified`, verbatim).
+public struct CacheValidators: Sendable, Equatable {
+    /// `Last-Modified`, exactly as received.
+    public var lastModified: String?
+    /// How long after receipt the service asks not to be asked again (`Expires` − `Date`, so a
+    /// device clock that is off does not matter).
+    public var freshFor: Duration?
+
+    public init(lastModified: String? = nil, freshFor: Duration? = nil) {
+        self.lastModified = lastModified
+        self.freshFor = freshFor
+    }
+
+    public static let none = CacheValidators()
+}
+
+/// A good answer: a new report, or "not modified" (304) with refreshed validators.
+public enum FetchOutcome: Sendable, Equatable {
+    case report(WeatherReport, CacheValidators)
+    case notModified(CacheValidators)
+}
+
+/// Who is asking. MET Norway's terms require an identifying User-Agent with a contact (403
+/// otherwise); Open-Meteo asks for nothing but gets the same courtesy.
+public struct ClientIdentity: Sendable, Equatable {
+    public var product: String
+    public var version: String
+    /// An e-mail address or web page where the operator can be reached.
+    public var contact: String
+
+    public init(product: String = "thunderstorm", version: String = ClientIdentity.currentVersion, contact: String) {
+        self.product = product
+        self.version = version
+        self.contact = contact
+    }
+
+    public static let currentVersion = "0.6.0"
+
+    /// `thunderstorm/0.6.0 (+contact)`, the form MET's getting-started guide shows.
+    public var userAgent: String { "\(product)/\(version) (\(contact))" }
+}
+
+/// Numbers in URLs without Foundation's formatters.
+enum DecimalText {
+    /// `value` with at most `places` decimals, trailing zeros dropped: 52.52, -104.98, 10.7522.
+    static func text(_ value: Double, places: Int) -> String {
+        var scale: Int64 = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int64((abs(value) * Double(scale)).rounded())
+        let whole = scaled / scale
+        var fraction = scaled % scale
+        var digits = places
+        while digits > 0, fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        guard digits > 0 else { return sign + String(whole) }
+        let fractionText = String(fraction)
+        return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+    }
+}
