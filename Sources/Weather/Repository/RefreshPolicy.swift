@@ -1,0 +1,31 @@
+/// When to ask, and how old data may get before the screens say so (weather-and-sensor.md §4).
+/// The defaults are the and the notes': every 15 minutes plus up to 2 minutes of jitter
+/// (so a fleet of displays does not hit the service on the same second), failures backing off
+/// from 1 minute, doubling, to 30, each ±20 %.
+public struct RefreshPolicy: Sendable, Equatable {
+    public var refreshInterval: Duration = .seconds(15 * 60)
+    public var refreshJitter: Duration = .seconds(120)
+    public var backoffStart: Duration = .seconds(60)
+    public var backoffCap: Duration = .seconds(30 * 60)
+    /// ± this fraction of each backoff delay.
+    public var backoffJitter: Double = 0.2
+    /// An early fetch needs the rounded position to move more than this, in degrees (~5 km)…
+    public var moveThreshold: Double = 0.05
+    /// …and this long since the last fetch began: never a fetch per GPS fix.
+    public var moveMinimumInterval: Duration = .seconds(60)
+    /// Older data are marked with their age.
+    public var staleAfter: Duration = .seconds(3600)
+    /// Older current conditions are blanked: a three-hour-old "now" misleads.
+    public var blankRealtimeAfter: Duration = .seconds(3 * 3600)
+    /// Older `current` values give way to the hourly forecast for this hour.
+    public var currentFallbackAfter: Duration = .seconds(45 * 60)
+    /// How far past the fetch the hourly forecast is shown; beyond it, "--".
+    public var horizon: Duration = .seconds(48 * 3600)
+    /// The disk copy is rewritten at most this often (flash wear: 24 small writes a day), and
+    /// whenever the place or provider changes.
+    public var persistInterval: Duration = .seconds(3600)
+
+    public init() {}
+
+    public static let standard = RefreshPolicy()
+}

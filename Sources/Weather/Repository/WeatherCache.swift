@@ -1,0 +1,167 @@
+import HAL
+import SystemPackage
+
+/// The last good response on disk, so a reboot without network shows the weather (marked stale
+/// by its age) instead of a blank screen (issue 6 §3, weather-and-sensor.md §4.3).
+///
+/// The raw body is kept, not the decoded report: loading runs the same decoder as a fetch, so
+/// there is one way to read a forecast and a newer build reads an older cache. The file is
+/// written whole to a temporary name, synced, renamed over the old one and the directory
+/// synced: a power cut leaves the old copy or the new one, never half of either.
+///
+/// ```
+/// thunderstorm weather cache 1
+/// provider open-meteo
+/// fetched 1768461300
+/// position 52.52 13.41
+/// last-modified Thu, 15 Jan 2026 07:16:40 GMT     (optional)
+/// body 2786
+/// <the body>
+/// ```
+public struct WeatherCache: Sendable, Equatable {
+    public var provider: WeatherProvider
+    public var fetchedAt: WallTime
+    public var position: Coordinate
+    public var lastModified: String?
+    public var body: [UInt8]
+
+    public init(provider: WeatherProvider, fetchedAt: WallTime, position: Coordinate, lastModified: String?, body: [UInt8]) {
+        self.provider = provider
+        self.fetchedAt = fetchedAt
+        self.position = position
+        self.lastModified = lastModified
+        self.body = body
+    }
+
+    public static let fileName = "weather.cache"
+    static let magic = "thunderstorm weather cache 1"
+    /// Larger than any forecast a provider sends; a bigger file is not ours.
+    static let maximumSize: Int64 = 2 << 20
+
+    public var encoded: [UInt8] {
+        var header = "\(Self.magic)\nprovider \(provider.rawValue)\nfetched \(fetchedAt.seconds)\n"
+        header += "position \(position.latitude) \(position.longitude)\n"
+        if let lastModified { header += "last-modified \(lastModified)\n" }
+        header += "body \(body.count)\n"
+        return Array(header.utf8) + body
+    }
+
+    /// Reads a cache file's bytes; nil with the reason when they are not one.
+    public static func decode(_ bytes: [UInt8]) -> Result<WeatherCache, CacheError> {
+        var lines: [String: String] = [:]
+        var index = 0
+        var first = true
+        while index < bytes.count {
+            guard let end = bytes[index...].firstIndex(of: UInt8(ascii: "\n")), end - index < 200 else {
+                return .failure(.damaged("a header line is not terminated"))
+            }
+            let line = String(decoding: bytes[index..<end], as: UTF8.self)
+            index = end + 1
+            if first {
+                guard line == magic else { return .failure(.damaged("not a weather cache (\"\(line.prefix(40))\")")) }
+                first = false
+                continue
+            }
+            guard let space = line.firstIndex(of: " ") else { return .failure(.damaged("header line \"\(line)\"")) }
+            let key = String(line[..<space]), value = String(line[line.index(after: space)...])
+            lines[key] = value
+            if key == "body" { break }
+        }
+        guard let providerName = lines["provider"], let provider = WeatherProvider(rawValue: providerName) else {
+            return .failure(.damaged("no known provider"))
+        }
+        guard let fetchedText = lines["fetched"], let fetched = Int64(fetchedText) else {
+            return .failure(.damaged("no fetch time"))
+        }
+        let parts = lines["position"]?.split(separator: " ") ?? []
+        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
+            Coordinate(latitude: latitude, longitude: longitude).isValid
+        else { return .failure(.damaged("no position")) }
+        guard let lengthText = lines["body"], let length = Int(lengthText), length == bytes.count - index else {
+            return .failure(.damaged("the body is not as long as its header says (torn write?)"))
+        }
+        return .success(
+            WeatherCache(
+                provider: provider, fetchedAt: WallTime(seconds: fetched),
+                position: Coordinate(latitude: latitude, longitude: longitude), lastModified: lines["last-modified"],
+                body: Array(bytes[index...])))
+    }
+
+    public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
+        case missing
+        case damaged(String)
+        case io(FileSystemError)
+
+        public var description: String {
+            switch self {
+            case .missing: "no cached weather"
+            case .damaged(let why): "the cached weather is damaged (\(why)); it is ignored and replaced on the next fetch"
+            case .io(let error): "the cached weather could not be read or written: \(error)"
+            }
+        }
+    }
+
+    // MARK: Files
+
+    /// Writes `self` as `directory/weather.cache`, atomically (temporary file, sync, rename,
+    /// directory sync). A full or read-only disk fails with `.io` and changes nothing.
+    public func save<Files: FileSystem>(in directory: FilePath, files: inout Files) -> Result<Void, CacheError> {
+        let final = directory.appending(Self.fileName)
+        let temporary = directory.appending(Self.fileName + ".new")
+        do throws(FileSystemError) {
+            do throws(FileSystemError) { try files.unlink(temporary) } catch where error.kind == .notFound {}
+            let file = try files.open(temporary, FileOpenMode(writable: true, create: true, exclusive: true))
+            let bytes = encoded
+            let written = bytes.withUnsafeBytes { raw in
+                Result { () throws(FileSystemError) in
+                    try files.writeAll(file, raw, at: 0)
+                    try files.synchronizeData(file)
+                }
+            }
+            files.close(file)
+            do throws(FileSystemError) { try written.get() } catch {
+                try? files.unlink(temporary)
+                throw error
+            }
+            try files.rename(temporary, to: final)
+            try files.synchronizeDirectory(directory)
+            return .success(())
+        } catch {
+            return .failure(.io(error))
+        }
+    }
+
+    /// Reads `directory/weather.cache`.
+    public static func load<Files: FileSystem>(from directory: FilePath, files: inout Files) -> Result<WeatherCache, CacheError> {
+        let path = directory.appending(fileName)
+        do throws(FileSystemError) {
+            let file: FileHandle
+            do throws(FileSystemError) { file = try files.open(path, .readOnly) } catch where error.kind == .notFound {
+                return .failure(.missing)
+            }
+            defer { files.close(file) }
+            let size = try files.size(file)
+            guard size <= maximumSize else { return .failure(.damaged("\(size) bytes, larger than any forecast")) }
+            var bytes = [UInt8](repeating: 0, count: Int(size))
+            let count = bytes.withUnsafeMutableBytes { raw in
+                Result { () throws(FileSystemError) -> Int in try files.readFully(file, into: raw, at: 0) }
+            }
+            let read = try count.get()
+            return decode(Array(bytes.prefix(read)))
+        } catch {
+            return .failure(.io(error))
+        }
+    }
+
+    /// Removes the cache (`wipe()`); a missing file is not an error.
+    public static func remove<Files: FileSystem>(from directory: FilePath, files: inout Files) -> Result<Void, CacheError> {
+        do throws(FileSystemError) {
+            try files.unlink(directory.appending(fileName))
+            return .success(())
+        } catch where error.kind == .notFound {
+            return .success(())
+        } catch {
+            return .failure(.io(error))
+        }
+    }
+}

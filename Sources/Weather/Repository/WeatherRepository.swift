@@ -1,0 +1,194 @@
+import HAL
+
+/// The single source of truth for the weather on the device (ARCHITECTURE §2): it owns the
+/// last good report, decides when to fetch, and says how fresh what it holds is. It does no I/O
+/// and reads no clock: the loop hands it the time, runs the `FetchOrder`s it gives out off the
+/// loop, and hands back the outcome, so tests drive it through virtual time.
+public struct WeatherRepository<Random: RandomNumberGenerator> {
+    public let policy: RefreshPolicy
+    public private(set) var state: LoadingState<WeatherReport, WeatherError> = .idle
+    /// The rounded position the weather is for; nil until the first fix.
+    public private(set) var position: Coordinate?
+    /// When the next fetch is due; nil while waiting for a position, a fetch in flight, or a
+    /// configuration change after a refusal (400/403).
+    public private(set) var nextAttempt: Instant?
+    public var units: RequestUnits
+    private(set) var validators = CacheValidators.none
+    private var lastAttempt: Instant?
+    private var consecutiveFailures = 0
+    private var inFlight = false
+    private var lastPersisted: (at: WallTime, provider: WeatherProvider, position: Coordinate)?
+    private var random: Random
+
+    public init(policy: RefreshPolicy = .standard, units: RequestUnits = .metric, random: Random) {
+        self.policy = policy
+        self.units = units
+        self.random = random
+    }
+
+    /// What the loop does after `complete`.
+    public enum Effect: Sendable, Equatable {
+        /// Write the report's response to disk (the caller keeps the body).
+        case persist
+        /// One line for the log.
+        case log(String)
+    }
+
+    // MARK: Inputs
+
+    /// The last good response from the disk cache, decoded: shown (marked stale by its age)
+    /// until the network answers. Its validators let MET answer 304.
+    public mutating func restore(_ report: WeatherReport, validators: CacheValidators) {
+        guard state.value == nil else { return }
+        state = .success(report)
+        self.validators = CacheValidators(lastModified: validators.lastModified)
+        lastPersisted = (report.fetchedAt, report.provider, Coordinate(latitude: report.latitude, longitude: report.longitude).rounded())
+    }
+
+    /// A position from the GPS (or a saved location). The first one fetches at once; later ones
+    /// only when the rounded position moved more than `moveThreshold` and `moveMinimumInterval`
+    /// passed since the last fetch began (weather-and-sensor.md §4.2: never per fix).
+    public mutating func updatePosition(_ coordinate: Coordinate, now: Instant) {
+        guard coordinate.isValid else { return }
+        let rounded = coordinate.rounded(places: 2)
+        guard let current = position else {
+            position = rounded
+            if !inFlight { nextAttempt = now }
+            return
+        }
+        let moved = max(abs(rounded.latitude - current.latitude), abs(rounded.longitude - current.longitude))
+        guard moved > policy.moveThreshold + 1e-9 else { return }
+        position = rounded
+        validators = .none
+        consecutiveFailures = 0
+        guard !inFlight else { return }
+        let earliest = lastAttempt.map { $0 + policy.moveMinimumInterval } ?? now
+        nextAttempt = Swift.max(now, earliest)
+    }
+
+    /// A setting or the provider changed: a refused request may now succeed, so ask again.
+    public mutating func configurationChanged(now: Instant) {
+        validators = .none
+        consecutiveFailures = 0
+        if position != nil, !inFlight { nextAttempt = now }
+    }
+
+    /// The order to run now, if one is due. The state becomes `loading` (keeping the value).
+    public mutating func nextOrder(now: Instant) -> FetchOrder? {
+        guard let position, let due = nextAttempt, due <= now, !inFlight else { return nil }
+        inFlight = true
+        nextAttempt = nil
+        lastAttempt = now
+        state = .loading(last: state.value)
+        return FetchOrder(position: position, units: units, validators: validators)
+    }
+
+    /// The outcome of the order given out last, received at `now` (`wallNow` in civil time).
+    public mutating func complete(_ outcome: Result<FetchOutcome, WeatherError>, now: Instant, wallNow: WallTime) -> [Effect] {
+        inFlight = false
+        switch outcome {
+        case .success(.report(let report, let newValidators)):
+            state = .success(report)
+            validators = newValidators
+            consecutiveFailures = 0
+            nextAttempt = now + refreshDelay(validators: newValidators)
+            return persistIfDue(report, wallNow: wallNow)
+        case .success(.notModified(let newValidators)):
+            validators = newValidators
+            consecutiveFailures = 0
+            nextAttempt = now + refreshDelay(validators: newValidators)
+            guard var report = state.value else {
+                // A 304 with nothing to keep: ask again without the validator.
+                validators = .none
+                state = .idle
+                nextAttempt = now
+                return [.log("weather: 304 Not Modified, but there is no cached forecast; fetching again")]
+            }
+            report.fetchedAt = wallNow
+            state = .success(report)
+            return []
+        case .failure(let error):
+            state = .failure(error, last: state.value)
+            consecutiveFailures += 1
+            nextAttempt = failureDelay(error, wallNow: wallNow).map { now + $0 }
+            let when = nextAttempt.map { "next try in \(($0 - now).components.seconds) s" } ?? "not retrying until the configuration changes"
+            return [.log("weather: \(error.description) (\(when))")]
+        }
+    }
+
+    /// Forgets the weather, as after a factory reset: the next position fetches again.
+    public mutating func wipe() {
+        state = .idle
+        position = nil
+        nextAttempt = nil
+        validators = .none
+        lastAttempt = nil
+        consecutiveFailures = 0
+        lastPersisted = nil
+    }
+
+    // MARK: Freshness
+
+    public enum Freshness: Sendable, Equatable {
+        /// Nothing to show.
+        case none
+        case fresh
+        /// Older than `staleAfter`: shown with its age.
+        case stale(age: Duration)
+        /// Older than `blankRealtimeAfter`: the current conditions are blanked.
+        case expired(age: Duration)
+    }
+
+    public func freshness(at wallNow: WallTime) -> Freshness {
+        guard let report = state.value else { return .none }
+        let age = Swift.max(wallNow - report.fetchedAt, .zero)
+        if age >= policy.blankRealtimeAfter { return .expired(age: age) }
+        if age >= policy.staleAfter { return .stale(age: age) }
+        return .fresh
+    }
+
+    // MARK: Scheduling
+
+    private mutating func refreshDelay(validators: CacheValidators) -> Duration {
+        let regular = policy.refreshInterval + jitter(upTo: policy.refreshJitter)
+        // MET's terms: no new request before `Expires`.
+        return Swift.max(regular, validators.freshFor ?? .zero)
+    }
+
+    private mutating func failureDelay(_ error: WeatherError, wallNow: WallTime) -> Duration? {
+        if error.isConfigurationProblem { return nil }
+        if case .rateLimited(_, let wait) = error {
+            switch wait {
+            case .duration(let d):
+                // Never earlier than asked; up to 20 % later so devices do not return together.
+                return d + jitter(upTo: d * policy.backoffJitter)
+            case .nextHour:
+                let intoHour = Int64(((wallNow.seconds % 3600) + 3600) % 3600)
+                return .seconds(3600 - intoHour) + jitter(upTo: policy.refreshJitter)
+            case .hourlyRetries:
+                return .seconds(3600) + jitter(upTo: policy.refreshJitter)
+            }
+        }
+        var delay = policy.backoffStart
+        for _ in 1..<consecutiveFailures where delay < policy.backoffCap { delay *= 2 }
+        delay = Swift.min(delay, policy.backoffCap)
+        let factor = 1 + Double.random(in: -policy.backoffJitter...policy.backoffJitter, using: &random)
+        return delay * factor
+    }
+
+    private mutating func jitter(upTo limit: Duration) -> Duration {
+        guard limit > .zero else { return .zero }
+        return .nanoseconds(Int64.random(in: 0...limit.nanoseconds, using: &random))
+    }
+
+    private mutating func persistIfDue(_ report: WeatherReport, wallNow: WallTime) -> [Effect] {
+        let place = Coordinate(latitude: report.latitude, longitude: report.longitude).rounded()
+        if let last = lastPersisted, last.provider == report.provider, last.position == place,
+            wallNow - last.at < policy.persistInterval, wallNow >= last.at
+        {
+            return []
+        }
+        lastPersisted = (wallNow, report.provider, place)
+        return [.persist]
+    }
+}
