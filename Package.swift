@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(
             name: "DriversTests",
             dependencies: ["Drivers", "Graphics", "HALSim", "HAL", "Screens", "Store", "JSON", "AllocationCounting"]),
-        .testTarget(name: "WeatherTests", dependencies: ["Weather", "HAL", "HALSim", "JSON", "AllocationCounting"]),
+        .testTarget(name: "WeatherTests", dependencies: ["Weather", "HAL", "HALSim", "HALLinux", "JSON", "AllocationCounting", system]),
         .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm"]),
     ]
 )

@@ -1,3 +1,4 @@
+import Weather
 import GPS
 
 /// Writes the `gps decode` objects, one per line, with gpsd's names and number formats.
@@ -45,13 +46,5 @@ struct JSONLines {
 /// `value` rounded to `places` decimals without Foundation's formatter; with `trimmingZeros`,
 /// trailing zeros (and a bare point) are dropped.
 func decimalText(_ value: Double, places: Int, trimmingZeros: Bool = false) -> String {
-    var scale = 1.0
-    for _ in 0..<places { scale *= 10 }
-    let magnitude = Int64((abs(value) * scale).rounded())
-    let whole = magnitude / Int64(scale)
-    var fraction = String(magnitude % Int64(scale))
-    fraction = String(repeating: "0", count: places - fraction.count) + fraction
-    if trimmingZeros { while fraction.hasSuffix("0") { fraction.removeLast() } }
-    let sign = value < 0 && magnitude != 0 ? "-" : ""
-    return places == 0 || fraction.isEmpty ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
+    DecimalText.text(value, places: places, trimmingZeros: trimmingZeros)
 }

@@ -161,7 +161,8 @@ struct OpenMeteoDecodingTests {
         #expect(report.hours[0].condition?.group == .fog)  // 42: the 40s decade
         #expect(report.hours[1].condition == nil)  // 100 is no WMO present-weather code
         #expect(report.hours[2].condition == nil)
-        #expect(report.days[0].sun == .unknown)  // polar night comes as 00:00 → 00:00
+        // Polar night comes as 00:00 → 00:00; the sun calculation says which polar case it is.
+        #expect(report.days[0].sun == .polarNight)
         #expect(report.days[0].condition == nil && report.days[0].high == nil)
         // No blocks at all is a report with nothing in it, not an error.
         let bare = try Self.report(Array(#"{"latitude":1,"longitude":2,"utc_offset_seconds":0}"#.utf8))

@@ -33,6 +33,7 @@ enum OpenMeteoDecoder {
         if let daily = try root.object("daily") {
             report.days = try days(Columns(daily, units: try Units(root.object("daily_units"))), times: times)
         }
+        report.computeMissingSunTimes()
         return report
     }
 

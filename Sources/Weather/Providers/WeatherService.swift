@@ -76,10 +76,11 @@ public enum FetchOutcome: Sendable, Equatable {
 public struct ClientIdentity: Sendable, Equatable {
     public var product: String
     public var version: String
-    /// An e-mail address or web page where the operator can be reached.
-    public var contact: String
+    /// An e-mail address or web page where the device's operator can be reached; MET Norway
+    /// requires one (403 without; `weather fetch` refuses MET Norway without it).
+    public var contact: String?
 
-    public init(product: String = "thunderstorm", version: String = ClientIdentity.currentVersion, contact: String) {
+    public init(product: String = "thunderstorm", version: String = ClientIdentity.currentVersion, contact: String?) {
         self.product = product
         self.version = version
         self.contact = contact
@@ -87,21 +88,22 @@ public struct ClientIdentity: Sendable, Equatable {
 
     public static let currentVersion = "0.6.0"
 
-    /// `thunderstorm/0.6.0 (+contact)`, the form MET's getting-started guide shows.
-    public var userAgent: String { "\(product)/\(version) (\(contact))" }
+    /// `thunderstorm/0.6.0 (ops@example.org)`, the form MET's getting-started guide shows.
+    public var userAgent: String { contact.map { "\(product)/\(version) (\($0))" } ?? "\(product)/\(version)" }
 }
 
-/// Numbers in URLs without Foundation's formatters.
-enum DecimalText {
-    /// `value` with at most `places` decimals, trailing zeros dropped: 52.52, -104.98, 10.7522.
-    static func text(_ value: Double, places: Int) -> String {
+/// Decimal numbers as text without Foundation's formatters (URLs, JSON output).
+public enum DecimalText {
+    /// `value` rounded to `places` decimals; with `trimmingZeros` (the default) trailing zeros
+    /// and a bare point are dropped: 52.52, -104.98, 10.7522, 3.
+    public static func text(_ value: Double, places: Int, trimmingZeros: Bool = true) -> String {
         var scale: Int64 = 1
         for _ in 0..<places { scale *= 10 }
         let scaled = Int64((abs(value) * Double(scale)).rounded())
         let whole = scaled / scale
         var fraction = scaled % scale
         var digits = places
-        while digits > 0, fraction % 10 == 0 {
+        while trimmingZeros, digits > 0, fraction % 10 == 0 {
             fraction /= 10
             digits -= 1
         }

@@ -1,3 +1,5 @@
+import HAL
+
 /// When to ask, and how old data may get before the screens say so (weather-and-sensor.md §4).
 /// The defaults are the and the notes': every 15 minutes plus up to 2 minutes of jitter
 /// (so a fleet of displays does not hit the service on the same second), failures backing off
@@ -28,4 +30,25 @@ public struct RefreshPolicy: Sendable, Equatable {
     public init() {}
 
     public static let standard = RefreshPolicy()
+}
+
+/// How old the weather on the screens is.
+public enum WeatherFreshness: Sendable, Equatable {
+    /// Nothing to show.
+    case none
+    case fresh
+    /// Older than `staleAfter`: shown with its age.
+    case stale(age: Duration)
+    /// Older than `blankRealtimeAfter`: the current conditions are blanked.
+    case expired(age: Duration)
+}
+
+extension RefreshPolicy {
+    public func freshness(of report: WeatherReport?, at wallNow: WallTime) -> WeatherFreshness {
+        guard let report else { return .none }
+        let age = max(wallNow - report.fetchedAt, .zero)
+        if age >= blankRealtimeAfter { return .expired(age: age) }
+        if age >= staleAfter { return .stale(age: age) }
+        return .fresh
+    }
 }

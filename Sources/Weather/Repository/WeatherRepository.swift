@@ -129,22 +129,8 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
 
     // MARK: Freshness
 
-    public enum Freshness: Sendable, Equatable {
-        /// Nothing to show.
-        case none
-        case fresh
-        /// Older than `staleAfter`: shown with its age.
-        case stale(age: Duration)
-        /// Older than `blankRealtimeAfter`: the current conditions are blanked.
-        case expired(age: Duration)
-    }
-
-    public func freshness(at wallNow: WallTime) -> Freshness {
-        guard let report = state.value else { return .none }
-        let age = Swift.max(wallNow - report.fetchedAt, .zero)
-        if age >= policy.blankRealtimeAfter { return .expired(age: age) }
-        if age >= policy.staleAfter { return .stale(age: age) }
-        return .fresh
+    public func freshness(at wallNow: WallTime) -> WeatherFreshness {
+        policy.freshness(of: state.value, at: wallNow)
     }
 
     // MARK: Scheduling
