@@ -124,6 +124,34 @@ public enum UnitFormat {
         return text.string
     }
 
+    // MARK: Missing values
+    //
+    // A value the service did not send is drawn as dashes in the same shape, so the layout
+    // does not jump: "--°C", "--%", "-- km/h".
+
+    public static func temperature(
+        _ celsius: Double?, _ notation: TemperatureNotation, unit: Bool = true, decimals: Int = 0
+    ) -> String {
+        if let celsius { return temperature(celsius, notation, unit: unit, decimals: decimals) }
+        return unit ? "--" + temperatureUnit(notation) : "--°"
+    }
+
+    public static func temperatureNumber(_ celsius: Double?, _ notation: TemperatureNotation, decimals: Int = 0) -> String {
+        celsius.map { temperatureNumber($0, notation, decimals: decimals) } ?? "--"
+    }
+
+    public static func wind(_ metresPerSecond: Double?, _ units: UnitsNotation, compact: Bool = false) -> String {
+        if let metresPerSecond { return wind(metresPerSecond, units, compact: compact) }
+        return (compact ? "--" : "-- ") + (units == .metric ? "km/h" : "mph")
+    }
+
+    public static func precipitation(_ millimetres: Double?, _ units: UnitsNotation, compact: Bool = false) -> String {
+        if let millimetres { return precipitation(millimetres, units, compact: compact) }
+        return (compact ? "--" : "-- ") + (units == .metric ? "mm" : "in")
+    }
+
+    public static func percent(_ value: Int?) -> String { value.map { percent($0) } ?? "--%" }
+
     /// The 8-point compass direction the wind comes from: "N", "NE", … "NW".
     public static func compass(_ degrees: Int) -> String {
         switch ((degrees % 360 + 360) % 360 * 2 + 45) / 90 % 8 {

@@ -26,11 +26,11 @@ public enum CharacterScreens {
         }
         let current = forecast.current
         var row = RowWriter(row: 1, in: frame)
-        row.put(.glyph(CellGlyph(current.icon, night: current.isNight)), into: &frame)
+        row.put(current.icon.map { .glyph(CellGlyph($0, night: current.isNight)) } ?? .blank, into: &frame)
         row.putWhole(UnitFormat.temperature(current.temperature, model.settings.temperature), into: &frame)
         if frame.rows >= 4 {
             row.putWhole("  ", into: &frame)
-            row.put(WeatherText.name(current.icon), into: &frame)
+            row.put(current.icon.map(WeatherText.name) ?? "", into: &frame)
             var details = RowWriter(row: 2, in: frame)
             details.put(.glyph(.drop), into: &frame)
             details.putWhole(UnitFormat.percent(current.humidity), into: &frame)

@@ -136,17 +136,19 @@ public struct Forecast: Sendable, Equatable {
     }
 }
 
+/// The conditions now. A value the service did not send, or one too old to show (realtime
+/// fields are blanked 3 hours after the fetch), is nil and drawn as "--".
 public struct Conditions: Sendable, Equatable {
-    public var temperature: Double
-    public var icon: WeatherIcon
+    public var temperature: Double?
+    public var icon: WeatherIcon?
     public var isNight: Bool
     /// Relative humidity, percent.
-    public var humidity: Int
+    public var humidity: Int?
     /// Wind speed in m/s and the direction it blows from, degrees clockwise from north.
-    public var windSpeed: Double
+    public var windSpeed: Double?
     public var windDirection: Int?
 
-    public init(temperature: Double, icon: WeatherIcon, isNight: Bool, humidity: Int, windSpeed: Double, windDirection: Int?) {
+    public init(temperature: Double?, icon: WeatherIcon?, isNight: Bool, humidity: Int?, windSpeed: Double?, windDirection: Int?) {
         self.temperature = temperature
         self.icon = icon
         self.isNight = isNight
@@ -158,13 +160,13 @@ public struct Conditions: Sendable, Equatable {
 
 public struct HourForecast: Sendable, Equatable {
     public var time: ClockTime
-    public var temperature: Double
+    public var temperature: Double?
     public var icon: WeatherIcon
     public var isNight: Bool
-    /// Probability of precipitation, percent.
-    public var precipitationChance: Int
+    /// Probability of precipitation, percent (MET Norway's compact forecast has none).
+    public var precipitationChance: Int?
 
-    public init(time: ClockTime, temperature: Double, icon: WeatherIcon, isNight: Bool, precipitationChance: Int) {
+    public init(time: ClockTime, temperature: Double?, icon: WeatherIcon, isNight: Bool, precipitationChance: Int?) {
         self.time = time
         self.temperature = temperature
         self.icon = icon
@@ -177,12 +179,12 @@ public struct DayForecast: Sendable, Equatable {
     /// Short day name as the screens show it ("Today", "Tue").
     public var label: String
     public var icon: WeatherIcon
-    public var low: Double
-    public var high: Double
+    public var low: Double?
+    public var high: Double?
     /// Precipitation sum in mm.
-    public var precipitation: Double
+    public var precipitation: Double?
 
-    public init(label: String, icon: WeatherIcon, low: Double, high: Double, precipitation: Double) {
+    public init(label: String, icon: WeatherIcon, low: Double?, high: Double?, precipitation: Double?) {
         self.label = label
         self.icon = icon
         self.low = low

@@ -19,7 +19,7 @@ enum NowScreen {
         let number = UnitFormat.temperatureNumber(current.temperature, notation)
         let numberWidth = target.drawText(number, font: .large, x: 0, y: 16)
         target.drawText(UnitFormat.temperatureUnit(notation), font: .medium, x: numberWidth + 2, y: 16)
-        target.drawIcon(current.icon, night: current.isNight, size: .large, x: target.width - 32, y: 16)
+        if let icon = current.icon { target.drawIcon(icon, night: current.isNight, size: .large, x: target.width - 32, y: 16) }
         if let problem = ScreenParts.problem(model) {
             ScreenParts.drawPair(problem.text, problem.detail, font: .small, x: 0, y: bottom, width: target.width, into: &target)
         } else {
@@ -37,7 +37,7 @@ enum NowScreen {
         let y = target.height - Font.medium.height
         let temperature = UnitFormat.temperature(current.temperature, model.settings.temperature)
         let width = target.drawText(temperature, font: .medium, x: 0, y: y)
-        target.drawIcon(current.icon, night: current.isNight, size: .small, x: width + 3, y: y)
+        if let icon = current.icon { target.drawIcon(icon, night: current.isNight, size: .small, x: width + 3, y: y) }
         let x = width + 3 + 16 + 3
         let textY = y + (Font.medium.height - Font.small.height) / 2
         if let problem = ScreenParts.problem(model) {

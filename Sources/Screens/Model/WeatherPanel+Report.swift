@@ -1,0 +1,79 @@
+import Graphics
+import HAL
+import Weather
+
+extension WeatherIcon {
+    /// The picture of a condition group (weather-and-sensor.md §5: one icon per group).
+    public init(_ group: ConditionGroup) {
+        switch group {
+        case .clear: self = .clear
+        case .partlyCloudy: self = .partlyCloudy
+        case .cloudy: self = .cloudy
+        case .fog: self = .fog
+        case .drizzle: self = .drizzle
+        case .rain: self = .rain
+        case .snow: self = .snow
+        case .showers: self = .showers
+        case .thunderstorm: self = .thunderstorm
+        }
+    }
+}
+
+extension WeatherPanel {
+    /// The weather part of the screens from the repository's state at `now`, with local times
+    /// in `zone` (the place's IANA zone, so hour labels and sunrise are right across a DST
+    /// change even though the service used one offset for the whole answer).
+    public init(
+        state: LoadingState<WeatherReport, WeatherError>, now: WallTime, zone: ZoneRules, policy: RefreshPolicy = .standard
+    ) {
+        let report = state.value
+        let freshness: Freshness
+        switch policy.freshness(of: report, at: now) {
+        case .none, .fresh: freshness = .fresh
+        case .stale(let age), .expired(let age): freshness = .stale(minutes: Int(age.components.seconds / 60))
+        }
+        self.init(
+            forecast: report.map { Forecast(report: $0, now: now, zone: zone, policy: policy) }, freshness: freshness,
+            problem: state.failure?.shortText)
+    }
+}
+
+extension Forecast {
+    /// What the screens show of `report` at `now`: the conditions now (blanked when too old),
+    /// the next six hours, today and the next two days, today's sunrise and sunset.
+    public init(report: WeatherReport, now: WallTime, zone: ZoneRules, policy: RefreshPolicy = .standard) {
+        let today = CivilDateTime(now, offsetSeconds: zone.offset(at: now)).date
+        let current = report.conditions(at: now, policy: policy)
+        let conditions = Conditions(
+            temperature: current?.temperature, icon: current?.condition.map { WeatherIcon($0.group) },
+            isNight: current?.condition?.isNight ?? false, humidity: current?.humidity.map { Int($0.rounded()) },
+            windSpeed: current?.windSpeed, windDirection: current?.windDirection.map { Int($0.rounded()) })
+        let hours = report.upcomingHours(after: now, limit: 6, policy: policy).map { point in
+            HourForecast(
+                time: Forecast.clock(point.time, zone), temperature: point.temperature,
+                // An hour without a code the tables know is drawn cloudy, the notes' fallback (§5).
+                icon: point.condition.map { WeatherIcon($0.group) } ?? .cloudy, isNight: point.condition?.isNight ?? false,
+                precipitationChance: point.precipitationChance)
+        }
+        let days = report.days.filter { $0.date >= today }.prefix(3).map { day in
+            DayForecast(
+                label: day.date == today ? "Today" : Forecast.weekdays[day.date.weekday],
+                icon: day.condition.map { WeatherIcon($0.group) } ?? .cloudy, low: day.low, high: day.high,
+                precipitation: day.precipitation)
+        }
+        var sunrise: ClockTime?
+        var sunset: ClockTime?
+        if case .times(let rise, let set)? = report.days.first(where: { $0.date == today })?.sun {
+            sunrise = Forecast.clock(rise, zone)
+            sunset = Forecast.clock(set, zone)
+        }
+        self.init(current: conditions, hours: Array(hours), days: Array(days), sunrise: sunrise, sunset: sunset)
+    }
+
+    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
+    static func clock(_ time: WallTime, _ zone: ZoneRules) -> ClockTime {
+        let local = CivilDateTime(time, offsetSeconds: zone.offset(at: time))
+        return ClockTime(hour: local.hour, minute: local.minute)
+    }
+}
