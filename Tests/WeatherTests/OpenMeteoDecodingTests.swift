@@ -210,3 +210,16 @@ extension Result {
 struct UnexpectedSuccess: Error, CustomStringConvertible {
     var description: String
 }
+
+@Suite("Weather errors")
+struct WeatherErrorTests {
+    @Test("every error is one line, however the body quotes itself (a fuzzer find)")
+    func oneLine() throws {
+        // A key with an escaped newline, cut off: the syntax error quotes the key.
+        let body = Array(#"{"latitude":52.5,"timezone_abbrevia\null,40],"w":1}"#.utf8)
+        let error = try OpenMeteoDecodingTests.decode(body).failureValue()
+        #expect(!error.description.contains("\n"), "\(error.description)")
+        let long = WeatherError.badRequest(status: 400, reason: String(repeating: "x", count: 5000) + "\r\n\u{2028}")
+        #expect(long.description.count < 400 && !long.description.contains("\r\n"))
+    }
+}

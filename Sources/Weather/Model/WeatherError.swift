@@ -21,8 +21,12 @@ public enum WeatherError: Error, Sendable, Equatable, CustomStringConvertible {
     /// unit the decoder does not know. The text says where.
     case malformed(String)
 
-    /// One line for the log and the command line.
-    public var description: String {
+    /// One line for the log and the command line: the service's reason and the decoder's
+    /// quotes of the body are untrusted text, so control characters become spaces and a long
+    /// reason is cut (the fuzzer found a key with an escaped newline in it).
+    public var description: String { WeatherError.oneLine(rawDescription, limit: 300) }
+
+    private var rawDescription: String {
         switch self {
         case .badRequest(let status, let reason):
             "the weather service refused the request (HTTP \(status)): \(reason); check the location and settings"
@@ -39,6 +43,15 @@ public enum WeatherError: Error, Sendable, Equatable, CustomStringConvertible {
         case .malformed(let what):
             "the weather service answered nonsense: \(what)"
         }
+    }
+
+    static func oneLine(_ text: String, limit: Int) -> String {
+        var line = ""
+        for scalar in text.unicodeScalars {
+            guard line.unicodeScalars.count < limit else { return line + "…" }
+            line.unicodeScalars.append(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" ? " " : scalar)
+        }
+        return line
     }
 
     /// A few words for the status screen.
