@@ -56,5 +56,17 @@ let package = Package(
             path: "Benchmarks/DisplayBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "SensorBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Drivers", package: rootPackage),
+                .product(name: "HAL", package: rootPackage),
+                .product(name: "HALLinux", package: rootPackage),
+                .product(name: "Weather", package: rootPackage),
+            ],
+            path: "Benchmarks/SensorBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
