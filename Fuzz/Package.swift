@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
-// libFuzzer targets: the NMEA framer, decoder and epoch assembler (NMEAFuzz) and the store's
-// recovery (StoreFuzz). Kept out of the root package: they only build with the fuzzer
-// sanitizer. Build and run one with `scripts/fuzz.sh nmea|store [SECONDS]`, which uses the recipe that works with SwiftPM on Linux
+// libFuzzer targets: the NMEA framer, decoder and epoch assembler (NMEAFuzz), the store's
+// recovery (StoreFuzz) and the weather response decoders (WeatherFuzz). Kept out of the root package: they only build with the fuzzer
+// sanitizer. Build and run one with `scripts/fuzz.sh nmea|store|weather [SECONDS]`, which uses the recipe that works with SwiftPM on Linux
 // (notes/linux-and-swift.md B2):
 //   swift build --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address
 // The target is an executable whose only file is not main.swift, with `LLVMFuzzerTestOneInput`
@@ -26,6 +26,14 @@ let package = Package(
                 .product(name: "Store", package: rootPackage),
                 .product(name: "HAL", package: rootPackage),
                 .product(name: "HALSim", package: rootPackage),
+            ]
+        ),
+        .executableTarget(
+            name: "WeatherFuzz",
+            dependencies: [
+                .product(name: "Weather", package: rootPackage),
+                .product(name: "Screens", package: rootPackage),
+                .product(name: "HAL", package: rootPackage),
             ]
         ),
     ]

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target of Fuzz/ and runs it for SECONDS (default 60) over its checked-in
-# regression corpus: `nmea` (NMEAFuzz, Fuzz/Corpus/NMEA) or `store` (StoreFuzz, the store's
-# recovery, Fuzz/Corpus/Store). New inputs go to a scratch corpus and crash artifacts to a
+# regression corpus: `nmea` (NMEAFuzz, Fuzz/Corpus/NMEA), `store` (StoreFuzz, the store's
+# recovery, Fuzz/Corpus/Store) or `weather` (WeatherFuzz, the weather response decoders,
+# Fuzz/Corpus/Weather). New inputs go to a scratch corpus and crash artifacts to a
 # scratch directory (FUZZ_SCRATCH, default Fuzz/.fuzz-TARGET), never into the checked-in corpus.
 # Exits non-zero when libFuzzer finds a crash (or an invariant of the target breaks), and prints
 # libFuzzer's summary: executions, executions per second, coverage and features.
 #
-#   scripts/fuzz.sh nmea|store [SECONDS]
+#   scripts/fuzz.sh nmea|store|weather [SECONDS]
 #   FUZZ_SCRATCH=Fuzz/.fuzz-long FUZZ_BUILD_DIR=Fuzz/.build-long scripts/fuzz.sh nmea 1800
 #
 # Shrinking what a long run found back into the checked-in corpus (only inputs adding coverage):
@@ -22,13 +23,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target=${1:?usage: scripts/fuzz.sh nmea|store [SECONDS]}
+target=${1:?usage: scripts/fuzz.sh nmea|store|weather [SECONDS]}
 seconds=${2:-60}
 case "$target" in
   # Store inputs are two 4 KiB files and a 2-byte split.
   nmea) product=NMEAFuzz corpus=Fuzz/Corpus/NMEA max_len=4096 ;;
   store) product=StoreFuzz corpus=Fuzz/Corpus/Store max_len=8200 ;;
-  *) echo "unknown fuzz target '$target' (nmea or store)" >&2; exit 64 ;;
+  # Weather inputs are a selector byte (provider, status, headers) and an HTTP body.
+  weather) product=WeatherFuzz corpus=Fuzz/Corpus/Weather max_len=16384 ;;
+  *) echo "unknown fuzz target '$target' (nmea, store or weather)" >&2; exit 64 ;;
 esac
 scratch=${FUZZ_SCRATCH:-Fuzz/.fuzz-$target}
 mkdir -p "$scratch/corpus" "$scratch/artifacts"
