@@ -65,11 +65,13 @@ struct JSONFields {
 
     /// A number, with `-0.0` (the server prints the sign of tiny negatives) read as 0, and
     /// values outside what any weather field can hold refused.
-    static func number(_ value: JSONValue, at path: String) throws(WeatherError) -> Double {
+    /// `path` is built only on failure: a 3 KB answer has ~200 values, and building every
+    /// path up front was most of a decode's allocations (SensorBenchmarks.OpenMeteoDecode).
+    static func number(_ value: JSONValue, at path: @autoclosure () -> String) throws(WeatherError) -> Double {
         guard case .number(let number) = value else {
-            throw .malformed("\(path): expected a number, found \(value.kindDescription)")
+            throw .malformed("\(path()): expected a number, found \(value.kindDescription)")
         }
-        guard number.isFinite, abs(number) < 1e9 else { throw .malformed("\(path): \(number) is out of range") }
+        guard number.isFinite, abs(number) < 1e9 else { throw .malformed("\(path()): \(number) is out of range") }
         return number == 0 ? 0 : number
     }
 
@@ -84,8 +86,8 @@ struct JSONFields {
     }
 
     /// A whole number (WMO codes, percentages), refusing 2.5.
-    static func integer(_ value: Double, at path: String) throws(WeatherError) -> Int {
-        guard value.rounded() == value else { throw .malformed("\(path): expected a whole number, found \(value)") }
+    static func integer(_ value: Double, at path: @autoclosure () -> String) throws(WeatherError) -> Int {
+        guard value.rounded() == value else { throw .malformed("\(path()): expected a whole number, found \(value)") }
         return Int(value)
     }
 }
