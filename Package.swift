@@ -5,6 +5,8 @@
 //   Board    (the board file: which parts, where; maps the display onto the drivers) → HAL, Drivers, JSON
 //   JSON     (a JSON tree parser that says where a document goes wrong)
 //   Weather  (providers, their decoders, the repository, time zones; no Foundation) → HAL, JSON
+//   WeatherHTTP (the HTTP transport: libcurl's easy API, chosen by docs/http-transport.md) → Weather, CCurl
+//   CCurl    (libcurl loaded with dlopen at run time: no curl.h, no -dev package to build)
 //   Store    (settings and saved locations on flash: CRC'd log in two pre-sized files) → HAL
 //   Graphics (framebuffer in the OLED RAM layout, generated fonts and icons, character frames)
 //   Drivers  (SSD1306, SH1106, HD44780 behind a PCF8574, generic over the I²C bus) → HAL, Graphics
@@ -12,6 +14,7 @@
 //   GPS      (NMEA framer, decoder, epochs, the location service; no Foundation) → HAL
 //   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files) → HAL, CLinuxHAL
 //   HALSim   (simulated twins for tests and `simulate`)                      → HAL, CLinuxHAL (pty)
+//   HTTPTesting (test support: a loopback HTTP/1.1 server with scripted answers, started by the test)
 // The libgpiod and libi2c bindings (CLinuxHardware) are built only with the `Hardware` trait,
 // so a fresh machine needs nothing but the Swift toolchain for `swift test`.
 import PackageDescription
@@ -34,6 +37,7 @@ let package = Package(
         .library(name: "Screens", targets: ["Screens"]),
         .library(name: "JSON", targets: ["JSON"]),
         .library(name: "Weather", targets: ["Weather"]),
+        .library(name: "WeatherHTTP", targets: ["WeatherHTTP"]),
     ],
     traits: [
         .trait(
@@ -49,6 +53,9 @@ let package = Package(
         // C shims. CLinuxHAL needs only the kernel and libc headers; CLinuxHardware needs the
         // Debian -dev packages and is compiled only when the Hardware trait is on.
         .target(name: "CLinuxHAL"),
+        // libcurl's easy API through dlopen/dlsym: builds with the toolchain alone; at run time it
+        // needs libcurl.so.4 (Debian libcurl4), which FoundationNetworking needs too.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "CLinuxHardware",
             linkerSettings: [.linkedLibrary("gpiod"), .linkedLibrary("i2c")]
@@ -66,6 +73,7 @@ let package = Package(
         .target(name: "JSON"),
         .target(name: "Board", dependencies: ["HAL", "Drivers", "JSON"]),
         .target(name: "Weather", dependencies: ["HAL", "JSON", system]),
+        .target(name: "WeatherHTTP", dependencies: ["Weather", "CCurl"]),
         .target(name: "GPS", dependencies: ["HAL"]),
         .target(name: "Store", dependencies: ["HAL", system]),
         .target(name: "Graphics"),
@@ -76,10 +84,12 @@ let package = Package(
         .target(name: "GraphicsTesting", dependencies: ["Graphics"]),
         // The allocation counter of the tests (the runtime's swift_allocObject hook in a fork).
         .target(name: "AllocationCounting"),
+        // A loopback HTTP/1.1 server on 127.0.0.1 for transport and end-to-end provider tests.
+        .target(name: "HTTPTesting"),
         .executableTarget(
             name: "thunderstorm",
             dependencies: [
-                "HAL", "HALLinux", "Board", "GPS", "Store", "Drivers", "Screens", "Graphics", "HALSim", "Weather", "JSON",
+                "HAL", "HALLinux", "Board", "GPS", "Store", "Drivers", "Screens", "Graphics", "HALSim", "Weather", "WeatherHTTP", "JSON",
                 system,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -104,6 +114,8 @@ let package = Package(
             name: "DriversTests",
             dependencies: ["Drivers", "Graphics", "HALSim", "HAL", "Screens", "Store", "JSON", "AllocationCounting"]),
         .testTarget(name: "WeatherTests", dependencies: ["Weather", "HAL", "HALSim", "HALLinux", "JSON", "AllocationCounting", system]),
+        .testTarget(
+            name: "WeatherHTTPTests", dependencies: ["WeatherHTTP", "Weather", "HAL", "HTTPTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm"]),
     ]
 )
