@@ -116,6 +116,6 @@ let package = Package(
         .testTarget(name: "WeatherTests", dependencies: ["Weather", "HAL", "HALSim", "HALLinux", "JSON", "AllocationCounting", system]),
         .testTarget(
             name: "WeatherHTTPTests", dependencies: ["WeatherHTTP", "Weather", "HAL", "HTTPTesting"], exclude: ["Fixtures"]),
-        .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm"]),
+        .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm", "HTTPTesting"]),
     ]
 )

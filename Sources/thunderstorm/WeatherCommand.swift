@@ -1,0 +1,105 @@
+import ArgumentParser
+import HAL
+import HALLinux
+import Weather
+import WeatherHTTP
+
+struct WeatherCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "weather",
+        abstract: "Ask a weather service, as the device does.",
+        subcommands: [WeatherFetchCommand.self]
+    )
+}
+
+/// `thunderstorm weather fetch`: one request through the same provider code and transport as
+/// the daemon, printed as the normalised model. Exit codes (ARCHITECTURE §6): 64 bad
+/// arguments, 69 the service refuses or answers nonsense, 75 no answer (network, timeout).
+struct WeatherFetchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Fetch the forecast for a position and print it (JSON with --json).",
+        discussion: """
+            Open-Meteo is free for non-commercial use (CC BY 4.0); MET Norway requires a User-Agent \
+            with a contact, set it with --contact. Times are shown in the place's time zone \
+            (Open-Meteo) or this machine's (MET Norway).
+            """
+    )
+
+    // `.unconditional`: a negative coordinate (`--lon -21.9`) is a value, not an option.
+    @Option(name: .customLong("lat"), parsing: .unconditional, help: "Latitude in degrees, -90…90.")
+    var latitude: Double
+
+    @Option(name: .customLong("lon"), parsing: .unconditional, help: "Longitude in degrees, -180…180.")
+    var longitude: Double
+
+    @Option(help: "open-meteo or met-norway.")
+    var provider: String = WeatherProvider.openMeteo.rawValue
+
+    @Option(name: .customLong("base-url"), help: "Another server, e.g. a local mirror or a test server.")
+    var baseURL: String?
+
+    @Option(help: "metric or imperial: what the service is asked for (the output is SI either way with --json).")
+    var units: String = RequestUnits.metric.rawValue
+
+    @Option(help: "Who to contact about this device, sent in the User-Agent (MET Norway requires one).")
+    var contact: String?
+
+    @Option(help: "Seconds before giving up on the service.")
+    var timeout: Int = 20
+
+    @Flag(help: "Print JSON instead of a summary.")
+    var json = false
+
+    func validate() throws {
+        guard Coordinate(latitude: latitude, longitude: longitude).isValid else {
+            throw ValidationError("--lat must be within -90…90 and --lon within -180…180 (are they swapped?)")
+        }
+        guard WeatherProvider(rawValue: provider) != nil else {
+            throw ValidationError("--provider must be open-meteo or met-norway, not \"\(provider)\"")
+        }
+        guard RequestUnits(rawValue: units) != nil else {
+            throw ValidationError("--units must be metric or imperial, not \"\(units)\"")
+        }
+        if provider == WeatherProvider.metNorway.rawValue, contact?.isEmpty ?? true {
+            throw ValidationError("MET Norway's terms require a contact in the User-Agent: add --contact you@example.org")
+        }
+        guard (1...300).contains(timeout) else { throw ValidationError("--timeout must be 1…300 seconds") }
+        if let baseURL, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://")) {
+            throw ValidationError("--base-url must start with http:// or https://")
+        }
+    }
+
+    func run() throws {
+        let identity = ClientIdentity(contact: contact)
+        var files = LinuxFileSystem()
+        let localZone = (try? ZoneRules.loadLocalZone(files: &files).get()) ?? .utc
+        let order = FetchOrder(position: Coordinate(latitude: latitude, longitude: longitude), units: RequestUnits(rawValue: units)!)
+        // The CA directory, not the bundle: ~1 MB less peak RSS (docs/http-transport.md).
+        var transport = CurlTransport(configuration: .init(trust: .directory(path: "/etc/ssl/certs")))
+        let result: WeatherFetch.Result
+        switch WeatherProvider(rawValue: provider)! {
+        case .openMeteo:
+            var service = OpenMeteoService(identity: identity, timeout: .seconds(timeout))
+            if let baseURL { service.baseURL = baseURL }
+            result = WeatherFetch.perform(order, service: service, transport: &transport, clock: LinuxClock())
+        case .metNorway:
+            var service = METNorwayService(identity: identity, timeout: .seconds(timeout), zone: localZone)
+            if let baseURL { service.baseURL = baseURL }
+            result = WeatherFetch.perform(order, service: service, transport: &transport, clock: LinuxClock())
+        }
+        switch result.outcome {
+        case .success(.report(let report, _)):
+            let zone = ZoneRules.forReport(report, files: &files, fallback: localZone)
+            print(json ? WeatherJSON.document(report) : WeatherSummary.text(report, zone: zone, units: order.units))
+        case .success(.notModified):
+            // Unconditional requests never get one; a proxy that sends it anyway is nonsense.
+            printError("weather: the service answered 304 Not Modified to an unconditional request")
+            throw ExitCode(69)
+        case .failure(let error):
+            printError("weather: \(error.description)")
+            if case .transport = error { throw ExitCode(75) }
+            throw ExitCode(69)
+        }
+    }
+}
