@@ -1,3 +1,5 @@
+import HAL
+
 /// A UTC time of day to the millisecond, as NMEA sends it (`hhmmss.sss`).
 ///
 /// Second 60 is allowed at 23:59 only, where UTC inserts leap seconds: receivers report the leap
@@ -56,39 +58,17 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
         self.day = day
     }
 
-    public static func isLeap(_ year: Int) -> Bool {
-        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    }
+    public static func isLeap(_ year: Int) -> Bool { CivilDays.isLeap(year) }
 
-    public static func daysInMonth(_ month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    public static func daysInMonth(_ month: Int, year: Int) -> Int { CivilDays.daysInMonth(month, year: year) }
 
-    /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
-    public var daysSinceEpoch: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    /// Days since 1970-01-01.
+    public var daysSinceEpoch: Int { CivilDays.daysSinceEpoch(year: year, month: month, day: day) }
 
-    /// The date `days` days after 1970-01-01 (`civil_from_days`).
+    /// The date `days` days after 1970-01-01.
     public init(daysSinceEpoch days: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        self.init(unchecked: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        let date = CivilDays.date(daysSinceEpoch: days)
+        self.init(unchecked: date.year, date.month, date.day)
     }
 
     public func adding(days: Int) -> CalendarDate { CalendarDate(daysSinceEpoch: daysSinceEpoch + days) }

@@ -14,29 +14,13 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         self.day = day
     }
 
-    /// Days since 1970-01-01 (negative before). Howard Hinnant's `days_from_civil`, exact for
-    /// every proleptic Gregorian date; no table, no loop.
-    public var daysSinceEpoch: Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let m = Int64(month)
-        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
+    /// Days since 1970-01-01 (negative before).
+    public var daysSinceEpoch: Int64 { Int64(CivilDays.daysSinceEpoch(year: year, month: month, day: day)) }
 
-    /// The inverse of `daysSinceEpoch` (Hinnant's `civil_from_days`).
+    /// The inverse of `daysSinceEpoch`.
     public init(daysSinceEpoch days: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        self.init(year: Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0)), month: Int(month), day: Int(day))
+        let date = CivilDays.date(daysSinceEpoch: Int(days))
+        self.init(year: date.year, month: date.month, day: date.day)
     }
 
     /// 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday).
@@ -50,13 +34,7 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         return day <= CivilDate.daysIn(month: month, year: year)
     }
 
-    public static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    public static func daysIn(month: Int, year: Int) -> Int { CivilDays.daysInMonth(month, year: year) }
 
     public static func < (a: CivilDate, b: CivilDate) -> Bool {
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
