@@ -86,6 +86,8 @@ let package = Package(
         .target(name: "AllocationCounting"),
         // A loopback HTTP/1.1 server on 127.0.0.1 for transport and end-to-end provider tests.
         .target(name: "HTTPTesting"),
+        // Where the shared corpus is, for the conformance suites (skipped, not passed, without it).
+        .target(name: "CorpusTesting"),
         .executableTarget(
             name: "thunderstorm",
             dependencies: [
@@ -112,10 +114,11 @@ let package = Package(
             name: "ScreensTests", dependencies: ["Screens", "Graphics", "GraphicsTesting", "Store", "Weather", "HAL"], exclude: ["Golden"]),
         .testTarget(
             name: "DriversTests",
-            dependencies: ["Drivers", "Graphics", "HALSim", "HAL", "Screens", "Store", "JSON", "AllocationCounting"]),
-        .testTarget(name: "WeatherTests", dependencies: ["Weather", "HAL", "HALSim", "HALLinux", "JSON", "AllocationCounting", system]),
+            dependencies: ["Drivers", "Graphics", "HALSim", "HAL", "Screens", "Store", "JSON", "AllocationCounting", "CorpusTesting"]),
+        .testTarget(name: "WeatherTests", dependencies: ["Weather", "HAL", "HALSim", "HALLinux", "JSON", "AllocationCounting", "CorpusTesting", system]),
         .testTarget(
-            name: "WeatherHTTPTests", dependencies: ["WeatherHTTP", "Weather", "HAL", "HTTPTesting"], exclude: ["Fixtures"]),
+            name: "WeatherHTTPTests", dependencies: ["WeatherHTTP", "Weather", "HAL", "HTTPTesting", "CorpusTesting"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm", "HTTPTesting"]),
     ]
 )

@@ -1,35 +1,17 @@
+import CorpusTesting
 import JSON
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The BME280 vectors (`../shared/corpus/sensors/bme280-vectors.json`, next to the repository,
 /// or `$THUNDERSTORM_CORPUS/sensors/…`): calibration register images with their trimming
 /// words, raw ADC values with the data-sheet results. Absent → the suites report SKIPPED.
 enum BME280Corpus {
-    static let path: String = {
-        if let root = getenv("THUNDERSTORM_CORPUS") { return String(cString: root) + "/sensors/bme280-vectors.json" }
-        // #filePath = …/<repo>/Tests/DriversTests/BME280Corpus.swift → …/shared/corpus/sensors
-        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)
-        return parts.joined(separator: "/") + "/shared/corpus/sensors/bme280-vectors.json"
-    }()
+    static let path = Corpus.path("sensors/bme280-vectors.json")
 
     /// The parsed document, or nil when the file is absent or not JSON.
     static let document: [String: JSONValue]? = {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if n == 0 { break }
-            bytes += buffer[..<n]
-        }
-        guard case .success(.object(let root)) = JSONValue.parse(bytes) else { return nil }
+        guard let bytes = try? Corpus.readFile(path),
+            case .success(.object(let root)) = JSONValue.parse(bytes)
+        else { return nil }
         return root
     }()
 

@@ -1,30 +1,14 @@
+import CorpusTesting
 import Foundation
 import HAL
 import Weather
 
-/// The weather fixtures of `../shared/corpus/weather` (or `$THUNDERSTORM_CORPUS/weather`) and
-/// the project's own in `Tests/WeatherTests/Fixtures`. Tests that need the corpus carry
+/// The weather fixtures of `../shared/corpus/weather` (or `$THUNDERSTORM_CORPUS/weather`). Tests that need the corpus carry
 /// `.enabled(if: WeatherCorpus.isPresent)`, so without it they are reported skipped, not passed.
 enum WeatherCorpus {
-    static let directory: String = {
-        if let root = ProcessInfo.processInfo.environment["THUNDERSTORM_CORPUS"] { return root + "/weather" }
-        // #filePath = …/<repo>/Tests/WeatherTests/Support/WeatherCorpus.swift → …/shared/corpus/weather
-        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(5)
-        return parts.joined(separator: "/") + "/shared/corpus/weather"
-    }()
+    static var isPresent: Bool { Corpus.exists("weather/README.md") }
 
-    static let fixtures: String = {
-        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(2)
-        return parts.joined(separator: "/") + "/Fixtures"
-    }()
-
-    static var isPresent: Bool { FileManager.default.fileExists(atPath: directory + "/README.md") }
-
-    static func corpus(_ name: String) throws -> [UInt8] { try read(directory + "/" + name) }
-
-    static func fixture(_ name: String) throws -> [UInt8] { try read(fixtures + "/" + name) }
+    static func corpus(_ name: String) throws -> [UInt8] { try Corpus.bytes("weather/" + name) }
 
     /// A `*.headers.txt` of the corpus: the status line's code and the header lines.
     static func headers(_ name: String) throws -> (status: Int, headers: [HTTPHeader]) {
@@ -37,16 +21,6 @@ enum WeatherCorpus {
                 String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
         }
         return (Int(statusLine[1]) ?? 0, headers)
-    }
-
-    private static func read(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw Missing(path: path) }
-        return [UInt8](data)
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        var path: String
-        var description: String { "cannot read \(path)" }
     }
 }
 
