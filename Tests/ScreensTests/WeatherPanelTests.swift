@@ -82,3 +82,22 @@ struct WeatherPanelTests {
         #expect(Set(ConditionGroup.allCases.map(WeatherIcon.init)) == Set(WeatherIcon.allCases))
     }
 }
+
+@Suite("Weather status line")
+struct WeatherStatusLineTests {
+    @Test("each loading state says what the service did, in local time; failures are problems")
+    func lines() {
+        let zone = WeatherPanelTests.berlin
+        let report = WeatherPanelTests.report  // fetched 23:30Z = 00:30 CET
+        func line(_ state: LoadingState<WeatherReport, WeatherError>) -> StatusLine {
+            .weather(state, zone: zone, provider: .openMeteo)
+        }
+        #expect(line(.idle) == StatusLine("Net", "waiting for a position"))
+        #expect(line(.loading(last: nil)) == StatusLine("Net", "asking open-meteo"))
+        #expect(line(.success(report)) == StatusLine("Net", "ok, 00:30"))
+        #expect(line(.failure(.transport(TransportError(.timeout, "")), last: report))
+            == StatusLine("Net", "timed out, was 00:30", isProblem: true))
+        #expect(line(.failure(.badRequest(status: 400, reason: "x"), last: nil))
+            == StatusLine("Net", "bad request: fix settings", isProblem: true))
+    }
+}

@@ -77,3 +77,25 @@ extension Forecast {
         return ClockTime(hour: local.hour, minute: local.minute)
     }
 }
+
+extension StatusLine {
+    /// The status screen's weather line: what the service did last, in the place's local time
+    /// ("ok, 14:00"; "timed out, was 13:45"; "bad request: fix settings"), a problem when the
+    /// last fetch failed. The few words are `WeatherError.shortText`; the log has the full line.
+    public static func weather(
+        _ state: LoadingState<WeatherReport, WeatherError>, zone: ZoneRules, provider: WeatherProvider
+    ) -> StatusLine {
+        let label = "Net"
+        func fetched(_ report: WeatherReport) -> String {
+            UnitFormat.clock(Forecast.clock(report.fetchedAt, zone), .twentyFourHour)
+        }
+        switch state {
+        case .idle: return StatusLine(label, "waiting for a position")
+        case .loading(let last): return StatusLine(label, last.map { "updating, \(fetched($0))" } ?? "asking \(provider.rawValue)")
+        case .success(let report): return StatusLine(label, "ok, \(fetched(report))")
+        case .failure(let error, let last):
+            if error.isConfigurationProblem { return StatusLine(label, "\(error.shortText): fix settings", isProblem: true) }
+            return StatusLine(label, error.shortText + (last.map { ", was \(fetched($0))" } ?? ""), isProblem: true)
+        }
+    }
+}
