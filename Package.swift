@@ -5,8 +5,10 @@
 //   Board    (the board file: which parts, where; maps the display onto the drivers) → HAL, Drivers, JSON
 //   JSON     (a JSON tree parser that says where a document goes wrong)
 //   Weather  (providers, their decoders, the repository, time zones; no Foundation) → HAL, JSON
-//   WeatherHTTP (the HTTP transport: libcurl's easy API, chosen by docs/http-transport.md) → Weather, CCurl
+//   WeatherHTTP (the HTTP transports, compared in docs/http-transport.md: libcurl's easy API, and
+//            SocketTransport, HTTP/1.1 of our own over sockets with OpenSSL and zlib) → Weather, CCurl, CTLS
 //   CCurl    (libcurl loaded with dlopen at run time: no curl.h, no -dev package to build)
+//   CTLS     (libssl.so.3 and libz.so.1 loaded with dlopen, getaddrinfo_a: no OpenSSL or zlib header)
 //   Store    (settings and saved locations on flash: CRC'd log in two pre-sized files) → HAL
 //   Graphics (framebuffer in the OLED RAM layout, generated fonts and icons, character frames)
 //   Drivers  (SSD1306, SH1106, HD44780 behind a PCF8574, generic over the I²C bus) → HAL, Graphics
@@ -14,7 +16,7 @@
 //   GPS      (NMEA framer, decoder, epochs, the location service; no Foundation) → HAL
 //   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files) → HAL, CLinuxHAL
 //   HALSim   (simulated twins for tests and `simulate`)                      → HAL, CLinuxHAL (pty)
-//   HTTPTesting (test support: a loopback HTTP/1.1 server with scripted answers, started by the test)
+//   HTTPTesting (test support: a loopback HTTP/1.1 server, plain or TLS, with scripted answers) → CTLS
 // The libgpiod and libi2c bindings (CLinuxHardware) are built only with the `Hardware` trait,
 // so a fresh machine needs nothing but the Swift toolchain for `swift test`.
 import PackageDescription
@@ -56,6 +58,9 @@ let package = Package(
         // libcurl's easy API through dlopen/dlsym: builds with the toolchain alone; at run time it
         // needs libcurl.so.4 (Debian libcurl4), which FoundationNetworking needs too.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // libssl.so.3 (OpenSSL 3) and libz.so.1 through dlopen/dlsym, likewise; getaddrinfo_a is in
+        // glibc's libc since 2.34 and in libanl before. check/ is a header check, not built.
+        .target(name: "CTLS", exclude: ["check"], linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("anl")]),
         .target(
             name: "CLinuxHardware",
             linkerSettings: [.linkedLibrary("gpiod"), .linkedLibrary("i2c")]
@@ -73,7 +78,7 @@ let package = Package(
         .target(name: "JSON"),
         .target(name: "Board", dependencies: ["HAL", "Drivers", "JSON"]),
         .target(name: "Weather", dependencies: ["HAL", "JSON", system]),
-        .target(name: "WeatherHTTP", dependencies: ["Weather", "CCurl"]),
+        .target(name: "WeatherHTTP", dependencies: ["Weather", "CCurl", "CTLS"]),
         .target(name: "GPS", dependencies: ["HAL"]),
         .target(name: "Store", dependencies: ["HAL", system]),
         .target(name: "Graphics"),
@@ -84,8 +89,9 @@ let package = Package(
         .target(name: "GraphicsTesting", dependencies: ["Graphics"]),
         // The allocation counter of the tests (the runtime's swift_allocObject hook in a fork).
         .target(name: "AllocationCounting"),
-        // A loopback HTTP/1.1 server on 127.0.0.1 for transport and end-to-end provider tests.
-        .target(name: "HTTPTesting"),
+        // A loopback HTTP/1.1 server on 127.0.0.1 for transport and end-to-end provider tests, with
+        // HTTPS through the same dlopen'd libssl as the transport.
+        .target(name: "HTTPTesting", dependencies: ["CTLS"]),
         // Where the shared corpus is, for the conformance suites (skipped, not passed, without it).
         .target(name: "CorpusTesting"),
         .executableTarget(

@@ -6,7 +6,8 @@ import Musl
 import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1, started by the test that uses it: the transport under test
-/// goes through the kernel's TCP stack, libcurl's parser and its timeouts, not through a mock.
+/// goes through the kernel's TCP stack, its own parser and its own timeouts, not through a mock.
+/// With a `TLSIdentity` it speaks HTTPS (libssl.so.3 through the CTLS shim, as SocketTransport).
 ///
 /// It listens on an ephemeral port (bind to port 0) and serves each connection on its own
 /// thread, with keep-alive, so connection reuse can be observed (`connectionsAccepted`). Answers
@@ -123,20 +124,23 @@ public final class LoopbackHTTPServer: Sendable {
     public struct StartError: Error, CustomStringConvertible {
         public var call: String
         public var errno: Int32
-        public var description: String { "loopback server: \(call) failed: \(String(cString: strerror(errno)))" }
+        /// Instead of strerror(errno), for failures that are not a system call's (TLS setup).
+        public var reason: String? = nil
+        public var description: String { "loopback server: \(call) failed: \(reason ?? String(cString: strerror(errno)))" }
     }
 
     private let core: Core
 
     /// The port the server listens on, on 127.0.0.1.
     public var port: UInt16 { core.port }
-    /// "http://127.0.0.1:PORT"
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// "http://127.0.0.1:PORT", or "https://…" with TLS.
+    public var baseURL: String { "\(core.tls == nil ? "http" : "https")://127.0.0.1:\(port)" }
 
     /// Binds 127.0.0.1 on an ephemeral port and starts accepting on a thread of its own. Paths
-    /// without a route are answered 404.
-    public init() throws(StartError) {
-        core = try Core()
+    /// without a route are answered 404. With `tls`, every connection starts with a TLS handshake
+    /// in which the server presents that identity.
+    public init(tls: TLSIdentity? = nil) throws(StartError) {
+        core = try Core(tls: tls.map { (identity) throws(StartError) in try ServerTLS(identity) })
         core.start()
     }
 
@@ -203,10 +207,13 @@ extension LoopbackHTTPServer {
         /// Written once by `stop`, never read: every poll that includes it wakes up for good.
         let wakeRead: Int32
         let wakeWrite: Int32
+        /// The SSL_CTX of an HTTPS server.
+        let tls: ServerTLS?
         let state = Mutex(State())
         private let acceptThread = Mutex<pthread_t?>(nil)
 
-        init() throws(StartError) {
+        init(tls: ServerTLS?) throws(StartError) {
+            self.tls = tls
             let fd = try Self.listeningSocket(listen: true)
             var pipeFDs: [Int32] = [-1, -1]
             guard pipe(&pipeFDs) == 0 else {
@@ -304,7 +311,7 @@ extension LoopbackHTTPServer {
         }
 
         /// Polls `fd` and the wake pipe; false once the server stops.
-        private func waitFor(_ fd: Int32, events: Int32) -> Bool {
+        func waitFor(_ fd: Int32, events: Int32) -> Bool {
             var fds = [pollfd(fd: fd, events: Int16(events), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             while true {
                 let ready = poll(&fds, 2, -1)
@@ -317,7 +324,8 @@ extension LoopbackHTTPServer {
         // MARK: One connection
 
         private func serve(_ fd: Int32, index: Int) {
-            defer { close(fd) }
+            // Closed when the link goes; nil when a TLS handshake failed.
+            guard let fd = link(fd) else { return }
             var buffer: [UInt8] = []
             while true {
                 guard let (request, keepAlive) = readRequest(fd, &buffer, connection: index) else { return }
@@ -332,7 +340,7 @@ extension LoopbackHTTPServer {
 
         /// Reads one request head (and discards a body announced by Content-Length). Nil when the
         /// client closed, the head is malformed or too large, or the server stops.
-        private func readRequest(_ fd: Int32, _ buffer: inout [UInt8], connection: Int) -> (Request, Bool)? {
+        private func readRequest(_ fd: Link, _ buffer: inout [UInt8], connection: Int) -> (Request, Bool)? {
             let end: Int
             while true {
                 if let first = buffer.first, !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) {
@@ -380,7 +388,9 @@ extension LoopbackHTTPServer {
         }
 
         /// Appends what arrives; false when the peer closed, on an error, or when the server stops.
-        private func receive(_ fd: Int32, into buffer: inout [UInt8]) -> Bool {
+        private func receive(_ link: Link, into buffer: inout [UInt8]) -> Bool {
+            if link.session != nil { return receiveTLS(link, into: &buffer) }
+            let fd = link.fd
             guard waitFor(fd, events: POLLIN) else { return false }
             var chunk = [UInt8](repeating: 0, count: 16384)
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
@@ -391,7 +401,9 @@ extension LoopbackHTTPServer {
         }
 
         /// Writes all of `bytes`; false when the peer is gone or the server stops.
-        private func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        private func sendAll(_ link: Link, _ bytes: [UInt8]) -> Bool {
+            if link.session != nil { return sendAllTLS(link, bytes) }
+            let fd = link.fd
             var offset = 0
             while offset < bytes.count {
                 guard waitFor(fd, events: POLLOUT) else { return false }
@@ -406,7 +418,7 @@ extension LoopbackHTTPServer {
         }
 
         /// Sends the reply; true when the connection stays open for another request.
-        private func answer(_ reply: Reply, on fd: Int32, keepAlive: Bool) -> Bool {
+        private func answer(_ reply: Reply, on fd: Link, keepAlive: Bool) -> Bool {
             switch reply {
             case .response(let status, let headers, let body):
                 let announces = headers.contains { ["content-length", "transfer-encoding"].contains($0.name.lowercased()) }

@@ -115,35 +115,13 @@ struct CurlRequest {
     }
 
     /// The authority of an absolute URL without user information: "api.met.no", "127.0.0.1:8080".
-    static func host(of url: String) -> String {
-        var rest = Substring(url)
-        if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...] }
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
-        return host.isEmpty ? "(no host)" : String(host)
-    }
+    static func host(of url: String) -> String { HTTPText.authority(of: url) }
 
-    static func isValidHeader(_ header: HTTPHeader) -> Bool {
-        let name = header.name.utf8
-        // RFC 9110 token characters (no separators, no spaces, no controls).
-        let token = name.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                true
-            default:
-                "!#$%&'*+-.^_`|~".utf8.contains(byte)
-            }
-        }
-        return !name.isEmpty && token && !header.value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
-    }
+    static func isValidHeader(_ header: HTTPHeader) -> Bool { HTTPText.isSendable(header) }
 
-    static func oneLine(_ text: String) -> String {
-        String(text.map { $0.isNewline ? " " : $0 }).trimmingSpaces()
-    }
+    static func oneLine(_ text: String) -> String { HTTPText.oneLine(text) }
 
-    static func quoted(_ text: String) -> String {
-        "\"" + String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) }) + "\""
-    }
+    static func quoted(_ text: String) -> String { HTTPText.quoted(text) }
 }
 
 /// What the callbacks collect during one transfer.

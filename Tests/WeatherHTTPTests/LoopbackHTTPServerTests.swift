@@ -24,6 +24,18 @@ struct LoopbackHTTPServerTests {
         }
     }
 
+    @Test("An HTTPS server says https in its URLs; a missing key or libssl stops it from starting, in one line")
+    func tlsStart() throws {
+        let server = try LoopbackHTTPServer(tls: TestCertificates.localhost)
+        #expect(server.baseURL == "https://127.0.0.1:\(server.port)")
+        server.stop()
+        let noKey = LoopbackHTTPServer.TLSIdentity(certificateChainPath: TestCertificates.path("localhost.pem"), privateKeyPath: "/nonexistent.key")
+        #expect { try LoopbackHTTPServer(tls: noKey) } throws: { "\($0)".contains("loading /nonexistent.key failed: error:") }
+        var noLibrary = TestCertificates.localhost
+        noLibrary.libraryName = "libssl-does-not-exist.so"
+        #expect { try LoopbackHTTPServer(tls: noLibrary) } throws: { "\($0)".contains("libssl-does-not-exist.so not found") }
+    }
+
     @Test("Ports are ephemeral and distinct; stop is idempotent")
     func ports() throws {
         let a = try LoopbackHTTPServer()

@@ -95,8 +95,9 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
 /// Moves one request over the network and waits for the answer. It blocks, so the app calls
 /// it off the event loop (ARCHITECTURE §4) and hands the result back as an event.
 ///
-/// Two implementations: `CurlTransport` (libcurl, in `WeatherHTTP`) and the scripted
-/// transports of the tests and of `simulate`.
+/// Implementations: `SocketTransport` (HTTP/1.1 over sockets with libssl, the default, chosen by
+/// peak RSS in docs/http-transport.md), `CurlTransport` (libcurl, the measured alternative) in
+/// `WeatherHTTP`, and the scripted transports of the tests.
 public protocol HTTPTransport {
     mutating func send(_ request: HTTPRequest) -> Result<HTTPResponse, TransportError>
 }

@@ -3,33 +3,33 @@ import Testing
 import Weather
 import WeatherHTTP
 
-/// `CurlTransport` serving the weather corpus (`../shared/corpus/weather`) from the loopback
-/// server: every body comes back byte for byte, the recorded MET Norway heads (200 and 304) keep
+/// Both transports (`TransportKind`) serving the weather corpus (`../shared/corpus/weather`)
+/// from the loopback server: every body comes back byte for byte, the recorded MET Norway heads (200 and 304) keep
 /// their caching headers, Open-Meteo's error bodies keep their statuses. Skipped, not passed,
 /// when the corpus is absent.
 @Suite(.enabled(if: WeatherCorpus.isPresent, "../shared/corpus/weather is absent"), .timeLimit(.minutes(1)))
-struct CurlTransportCorpusTests {
-    @Test("Corpus: every JSON fixture comes back byte for byte over HTTP", arguments: WeatherCorpus.jsonFiles)
-    func corpusBodies(name: String) throws {
+struct TransportCorpusTests {
+    @Test("Corpus: every JSON fixture comes back byte for byte over HTTP", arguments: TransportKind.allCases, WeatherCorpus.jsonFiles)
+    func corpusBodies(kind: TransportKind, name: String) throws {
         let body = try WeatherCorpus.bytes(name)
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("/\(name)", .response(status: 200, headers: [.init("Content-Type", "application/json")], body: body))
-        var transport = CurlTransport()
+        var transport = kind.make()
         let response = try transport.send(HTTPRequest(url: server.url("/\(name)"), timeout: .seconds(10))).get()
         #expect(response.status == 200)
         #expect(response.body == body, "\(name): \(response.body.count) of \(body.count) bytes, or different ones")
     }
 
-    @Test("Corpus: MET Norway's recorded 200 head (gzip) with its body: decoded, Expires and Last-Modified visible")
-    func corpusMETNorway200() throws {
+    @Test("Corpus: MET Norway's recorded 200 head (gzip) with its body: decoded, Expires and Last-Modified visible", arguments: TransportKind.allCases)
+    func corpusMETNorway200(kind: TransportKind) throws {
         let body = try WeatherCorpus.bytes("met-norway-compact.json")
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         // The recorded head says Content-Encoding: gzip, so the body goes out as gzip.
         let reply = try WeatherCorpus.recordedReply("met-norway-compact.headers.txt", body: GzipStored.encode(body))
         server.route("/weatherapi/locationforecast/2.0/compact", reply)
-        var transport = CurlTransport()
+        var transport = kind.make()
         let request = HTTPRequest(
             url: server.url("/weatherapi/locationforecast/2.0/compact?lat=59.9139&lon=10.7522"),
             headers: [HTTPHeader("User-Agent", "thunderstorm-tests/1 weather@example.org")], timeout: .seconds(10))
@@ -43,8 +43,8 @@ struct CurlTransportCorpusTests {
         #expect(server.requests.first?.header("User-Agent") == "thunderstorm-tests/1 weather@example.org")
     }
 
-    @Test("Corpus: a conditional GET answered with MET Norway's recorded 304: its headers, an empty body")
-    func corpusMETNorway304() throws {
+    @Test("Corpus: a conditional GET answered with MET Norway's recorded 304: its headers, an empty body", arguments: TransportKind.allCases)
+    func corpusMETNorway304(kind: TransportKind) throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let notModified = try WeatherCorpus.recordedReply("met-norway-304.headers.txt")
@@ -53,7 +53,7 @@ struct CurlTransportCorpusTests {
         server.route("/weatherapi/locationforecast/2.0/compact") { request in
             request.header("If-Modified-Since") == lastModified ? notModified : .response(status: 200, body: body)
         }
-        var transport = CurlTransport()
+        var transport = kind.make()
         let request = HTTPRequest(
             url: server.url("/weatherapi/locationforecast/2.0/compact?lat=59.9139&lon=10.7522"),
             headers: [HTTPHeader("If-Modified-Since", lastModified)], timeout: .seconds(10))
@@ -67,13 +67,14 @@ struct CurlTransportCorpusTests {
 
     @Test(
         "Corpus: Open-Meteo's 400 and 429 bodies come back with their statuses",
-        arguments: [(400, "open-meteo-error.json"), (429, "open-meteo-error-429-minutely.json")])
-    func corpusErrorBodies(status: Int, name: String) throws {
+        arguments: TransportKind.allCases, [(400, "open-meteo-error.json"), (429, "open-meteo-error-429-minutely.json")])
+    func corpusErrorBodies(kind: TransportKind, answer: (status: Int, name: String)) throws {
+        let (status, name) = answer
         let body = try WeatherCorpus.bytes(name)
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("/v1/forecast", .response(status: status, headers: [.init("Content-Type", "application/json")], body: body))
-        var transport = CurlTransport()
+        var transport = kind.make()
         let response = try transport.send(HTTPRequest(url: server.url("/v1/forecast?latitude=91"), timeout: .seconds(10))).get()
         #expect(response.status == status)
         #expect(response.body == body)
