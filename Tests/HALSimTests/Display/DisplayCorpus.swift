@@ -1,57 +1,20 @@
+import CorpusTesting
 import HAL
 import HALSim
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The display corpus (`../shared/corpus/displays`, next to the repository, or
 /// `$THUNDERSTORM_CORPUS/displays`), read without Foundation: recorded I²C streams of luma.oled,
 /// CircuitPython, u8g2 and luma.lcd with the images they must produce.
 enum DisplayCorpus {
-    static let directory: String = {
-        if let root = getenv("THUNDERSTORM_CORPUS") { return String(cString: root) + "/displays" }
-        // #filePath = …/<repo>/Tests/HALSimTests/Display/DisplayCorpus.swift → …/shared/corpus/displays
-        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(5)
-        return parts.joined(separator: "/") + "/shared/corpus/displays"
-    }()
+    static let directory = Corpus.path("displays")
 
-    static let isPresent: Bool = {
-        guard let dir = opendir(directory) else { return false }
-        closedir(dir)
-        return true
-    }()
+    static let isPresent = Corpus.exists("displays")
 
     /// The `*.log` names, sorted; empty when the corpus is absent.
-    static let logs: [String] = {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasSuffix(".log") { names.append(name) }
-        }
-        return names.sorted()
-    }()
+    static let logs = Corpus.names(in: "displays", endingWith: ".log")
 
     /// The bytes of a corpus file, or nil when it cannot be read.
-    static func bytes(_ name: String) -> [UInt8]? {
-        guard let file = fopen(directory + "/" + name, "rb") else { return nil }
-        defer { fclose(file) }
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if n == 0 { break }
-            result += buffer[..<n]
-        }
-        return result
-    }
+    static func bytes(_ name: String) -> [UInt8]? { try? Corpus.bytes("displays/" + name) }
 
     static func log(_ name: String) throws -> I2CTransactionLog {
         guard let bytes = bytes(name) else { throw CorpusFileMissing(name: name) }
