@@ -111,7 +111,7 @@ let package = Package(
                 .target(name: "CLinuxHardware", condition: hardware),
             ]
         ),
-        .testTarget(name: "HALSimTests", dependencies: ["HALSim", "HAL"]),
+        .testTarget(name: "HALSimTests", dependencies: ["HALSim", "HAL", "CorpusTesting"]),
         .testTarget(name: "BoardTests", dependencies: ["Board", "Drivers", "JSON"]),
         .testTarget(name: "GPSTests", dependencies: ["GPS", "Board", "JSON", "HALSim", "HALLinux", "AllocationCounting"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HALSim", "HALLinux", "HAL", system]),
