@@ -86,7 +86,11 @@ struct METNorwayDecodingTests {
         #expect(try Self.decode(HTTPResponse(status: 429, headers: [HTTPHeader("Retry-After", "30")])).failureValue()
             == .rateLimited(reason: "throttled", wait: .duration(.seconds(30))))
         #expect(try Self.decode(HTTPResponse(status: 502)).failureValue() == .serverError(status: 502, reason: ""))
-        #expect(try Self.decode(HTTPResponse(status: 203, body: Array(Self.minimal.utf8))).get() != nil)
+        guard case .report(let deprecated, _) = try Self.decode(HTTPResponse(status: 203, body: Array(Self.minimal.utf8))).get() else {
+            Issue.record("203 must give the forecast")
+            return
+        }
+        #expect(deprecated.current?.temperature == 0)
     }
 
     static let minimal = #"""
