@@ -7,8 +7,9 @@
 //   Weather  (providers, their decoders, the repository, time zones; no Foundation) → HAL, JSON
 //   WeatherHTTP (the HTTP transports, compared in docs/http-transport.md: libcurl's easy API, and
 //            SocketTransport, HTTP/1.1 of our own over sockets with OpenSSL and zlib) → Weather, CCurl, CTLS
-//   CCurl    (libcurl loaded with dlopen at run time: no curl.h, no -dev package to build)
-//   CTLS     (libssl.so.3 and libz.so.1 loaded with dlopen, getaddrinfo_a: no OpenSSL or zlib header)
+//   CCurl    (libcurl loaded with dlopen at run time: no curl.h, no -dev package to build) → CDynamicLibrary
+//   CTLS     (libssl.so.3 and libz.so.1 loaded with dlopen, getaddrinfo_a: no OpenSSL or zlib header) → CDynamicLibrary
+//   CDynamicLibrary (the dlopen, cache and "apt install" message that CCurl and CTLS share)
 //   Store    (settings and saved locations on flash: CRC'd log in two pre-sized files) → HAL
 //   Graphics (framebuffer in the OLED RAM layout, generated fonts and icons, character frames)
 //   Drivers  (SSD1306, SH1106, HD44780 behind a PCF8574, generic over the I²C bus) → HAL, Graphics
@@ -55,12 +56,15 @@ let package = Package(
         // C shims. CLinuxHAL needs only the kernel and libc headers; CLinuxHardware needs the
         // Debian -dev packages and is compiled only when the Hardware trait is on.
         .target(name: "CLinuxHAL"),
+        // The one dlopen routine of CCurl and CTLS (open once per process, cache, "apt install"
+        // message, first missing symbol), so that each shim keeps only its table of functions.
+        .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
         // libcurl's easy API through dlopen/dlsym: builds with the toolchain alone; at run time it
         // needs libcurl.so.4 (Debian libcurl4), which FoundationNetworking needs too.
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CCurl", dependencies: ["CDynamicLibrary"]),
         // libssl.so.3 (OpenSSL 3) and libz.so.1 through dlopen/dlsym, likewise; getaddrinfo_a is in
         // glibc's libc since 2.34 and in libanl before. check/ is a header check, not built.
-        .target(name: "CTLS", exclude: ["check"], linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("anl")]),
+        .target(name: "CTLS", dependencies: ["CDynamicLibrary"], exclude: ["check"], linkerSettings: [.linkedLibrary("anl")]),
         .target(
             name: "CLinuxHardware",
             linkerSettings: [.linkedLibrary("gpiod"), .linkedLibrary("i2c")]

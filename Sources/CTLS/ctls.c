@@ -3,11 +3,9 @@
 // SSL_CTX, SSL_METHOD, BIO, BIO_METHOD and X509_VERIFY_PARAM kept opaque.
 #include "CTLS.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+
+#include "CDynamicLibrary.h"
 
 // ssl.h, tls1.h, prov_ssl.h, bio.h, crypto.h: the values behind the macros this file expands.
 #define CTLS_SSL_CTRL_MODE 33
@@ -28,8 +26,6 @@ _Static_assert(CTLS_OP_IGNORE_UNEXPECTED_EOF == 0x80, "SSL_OP_BIT(7)");
 _Static_assert((CTLS_SSL_MODE_ENABLE_PARTIAL_WRITE | CTLS_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER) == 3, "two distinct mode bits");
 
 struct CTLSLibrary {
-    char name[128];
-    void *handle;
     // libssl
     int (*init_ssl)(uint64_t options, const void *settings);
     const void *(*client_method)(void);
@@ -74,122 +70,64 @@ struct CTLSLibrary {
     void (*err_clear_error)(void);
 };
 
-#define CTLS_MAX_LIBRARIES 8
-
-static pthread_mutex_t opened_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct CTLSLibrary *opened[CTLS_MAX_LIBRARIES];
-
-static void *take(void *handle, const char *symbol, const char *library_name, char *error, size_t error_size, int *missing) {
-    void *function = dlsym(handle, symbol);
-    if (function == NULL && !*missing) {
-        *missing = 1;
-        snprintf(error, error_size, "%s lacks %s: not a libssl 3", library_name, symbol);
-    }
-    return function;
-}
-
-// Fills `library` from `handle`; 0 when a symbol is missing (the message is in `error`).
-static int take_all(struct CTLSLibrary *l, void *h, const char *n, char *e, size_t s) {
+// cdl_open_cached's bind: takes the functions, then initialises OpenSSL (once per library).
+static int ctls_bind(void *table, void *h, const char *n, char *e, size_t s) {
+    struct CTLSLibrary *l = table;
     int m = 0;
+#define TAKE(symbol) cdl_take(h, symbol, n, "libssl 3", e, s, &m)
     // The first symbols tell "not a libssl at all" from "an older libssl".
-    l->ctx_new = take(h, "SSL_CTX_new", n, e, s, &m);
-    l->client_method = take(h, "TLS_client_method", n, e, s, &m);
-    l->server_method = take(h, "TLS_server_method", n, e, s, &m);
-    l->init_ssl = take(h, "OPENSSL_init_ssl", n, e, s, &m);
-    l->ctx_free = take(h, "SSL_CTX_free", n, e, s, &m);
-    l->ctx_ctrl = take(h, "SSL_CTX_ctrl", n, e, s, &m);
-    l->ctx_set_options = take(h, "SSL_CTX_set_options", n, e, s, &m);
-    l->ctx_set_verify = take(h, "SSL_CTX_set_verify", n, e, s, &m);
-    l->ctx_default_verify_paths = take(h, "SSL_CTX_set_default_verify_paths", n, e, s, &m);
-    l->ctx_load_verify_locations = take(h, "SSL_CTX_load_verify_locations", n, e, s, &m);
-    l->ctx_use_certificate_chain_file = take(h, "SSL_CTX_use_certificate_chain_file", n, e, s, &m);
-    l->ctx_use_private_key_file = take(h, "SSL_CTX_use_PrivateKey_file", n, e, s, &m);
-    l->ssl_new = take(h, "SSL_new", n, e, s, &m);
-    l->ssl_free = take(h, "SSL_free", n, e, s, &m);
-    l->ssl_ctrl = take(h, "SSL_ctrl", n, e, s, &m);
-    l->ssl_set1_host = take(h, "SSL_set1_host", n, e, s, &m);
-    l->ssl_get0_param = take(h, "SSL_get0_param", n, e, s, &m);
-    l->ssl_set_bio = take(h, "SSL_set_bio", n, e, s, &m);
-    l->ssl_set_fd = take(h, "SSL_set_fd", n, e, s, &m);
-    l->ssl_connect = take(h, "SSL_connect", n, e, s, &m);
-    l->ssl_accept = take(h, "SSL_accept", n, e, s, &m);
-    l->ssl_read = take(h, "SSL_read", n, e, s, &m);
-    l->ssl_write = take(h, "SSL_write", n, e, s, &m);
-    l->ssl_shutdown = take(h, "SSL_shutdown", n, e, s, &m);
-    l->ssl_pending = take(h, "SSL_pending", n, e, s, &m);
-    l->ssl_get_error = take(h, "SSL_get_error", n, e, s, &m);
-    l->ssl_get_verify_result = take(h, "SSL_get_verify_result", n, e, s, &m);
-    l->version = take(h, "OpenSSL_version", n, e, s, &m);
-    l->param_set1_ip_asc = take(h, "X509_VERIFY_PARAM_set1_ip_asc", n, e, s, &m);
-    l->verify_error_string = take(h, "X509_verify_cert_error_string", n, e, s, &m);
-    l->bio_s_mem = take(h, "BIO_s_mem", n, e, s, &m);
-    l->bio_new = take(h, "BIO_new", n, e, s, &m);
-    l->bio_free = take(h, "BIO_free", n, e, s, &m);
-    l->bio_read = take(h, "BIO_read", n, e, s, &m);
-    l->bio_write = take(h, "BIO_write", n, e, s, &m);
-    l->bio_ctrl = take(h, "BIO_ctrl", n, e, s, &m);
-    l->bio_ctrl_pending = take(h, "BIO_ctrl_pending", n, e, s, &m);
-    l->err_get_error = take(h, "ERR_get_error", n, e, s, &m);
-    l->err_error_string_n = take(h, "ERR_error_string_n", n, e, s, &m);
-    l->err_clear_error = take(h, "ERR_clear_error", n, e, s, &m);
-    return !m;
+    l->ctx_new = TAKE("SSL_CTX_new");
+    l->client_method = TAKE("TLS_client_method");
+    l->server_method = TAKE("TLS_server_method");
+    l->init_ssl = TAKE("OPENSSL_init_ssl");
+    l->ctx_free = TAKE("SSL_CTX_free");
+    l->ctx_ctrl = TAKE("SSL_CTX_ctrl");
+    l->ctx_set_options = TAKE("SSL_CTX_set_options");
+    l->ctx_set_verify = TAKE("SSL_CTX_set_verify");
+    l->ctx_default_verify_paths = TAKE("SSL_CTX_set_default_verify_paths");
+    l->ctx_load_verify_locations = TAKE("SSL_CTX_load_verify_locations");
+    l->ctx_use_certificate_chain_file = TAKE("SSL_CTX_use_certificate_chain_file");
+    l->ctx_use_private_key_file = TAKE("SSL_CTX_use_PrivateKey_file");
+    l->ssl_new = TAKE("SSL_new");
+    l->ssl_free = TAKE("SSL_free");
+    l->ssl_ctrl = TAKE("SSL_ctrl");
+    l->ssl_set1_host = TAKE("SSL_set1_host");
+    l->ssl_get0_param = TAKE("SSL_get0_param");
+    l->ssl_set_bio = TAKE("SSL_set_bio");
+    l->ssl_set_fd = TAKE("SSL_set_fd");
+    l->ssl_connect = TAKE("SSL_connect");
+    l->ssl_accept = TAKE("SSL_accept");
+    l->ssl_read = TAKE("SSL_read");
+    l->ssl_write = TAKE("SSL_write");
+    l->ssl_shutdown = TAKE("SSL_shutdown");
+    l->ssl_pending = TAKE("SSL_pending");
+    l->ssl_get_error = TAKE("SSL_get_error");
+    l->ssl_get_verify_result = TAKE("SSL_get_verify_result");
+    l->version = TAKE("OpenSSL_version");
+    l->param_set1_ip_asc = TAKE("X509_VERIFY_PARAM_set1_ip_asc");
+    l->verify_error_string = TAKE("X509_verify_cert_error_string");
+    l->bio_s_mem = TAKE("BIO_s_mem");
+    l->bio_new = TAKE("BIO_new");
+    l->bio_free = TAKE("BIO_free");
+    l->bio_read = TAKE("BIO_read");
+    l->bio_write = TAKE("BIO_write");
+    l->bio_ctrl = TAKE("BIO_ctrl");
+    l->bio_ctrl_pending = TAKE("BIO_ctrl_pending");
+    l->err_get_error = TAKE("ERR_get_error");
+    l->err_error_string_n = TAKE("ERR_error_string_n");
+    l->err_clear_error = TAKE("ERR_clear_error");
+#undef TAKE
+    if (m) return CDL_FAILED;
+    // OPENSSL_init_ssl(3): explicit, so that a failure is seen here and not in the first handshake.
+    if (l->init_ssl(CTLS_OPENSSL_INIT_LOAD_SSL_STRINGS | CTLS_OPENSSL_INIT_LOAD_CRYPTO_STRINGS, NULL) != 1) {
+        snprintf(e, s, "%s: OPENSSL_init_ssl failed", n);
+        return CDL_FAILED_KEEP_OPEN;  // Not closed: OpenSSL may have registered atexit handlers.
+    }
+    return CDL_BOUND;
 }
 
 const CTLSLibrary *ctls_open(const char *library_name, char *error, size_t error_size) {
-    if (error_size > 0) error[0] = 0;
-    if (strlen(library_name) >= sizeof(((struct CTLSLibrary *)0)->name)) {
-        snprintf(error, error_size, "library name too long: %.40s...", library_name);
-        return NULL;
-    }
-    pthread_mutex_lock(&opened_lock);
-    for (int i = 0; i < CTLS_MAX_LIBRARIES && opened[i]; i++) {
-        if (strcmp(opened[i]->name, library_name) == 0) {
-            struct CTLSLibrary *found = opened[i];
-            pthread_mutex_unlock(&opened_lock);
-            return found;
-        }
-    }
-    struct CTLSLibrary *library = NULL;
-    void *handle = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) {
-        const char *reason = dlerror();
-        if (reason == NULL || strstr(reason, "No such file") != NULL) {
-            snprintf(error, error_size, "%s not found: apt install libssl3", library_name);
-        } else {
-            snprintf(error, error_size, "%s not found: apt install libssl3 (%s)", library_name, reason);
-        }
-        goto done;
-    }
-    library = calloc(1, sizeof *library);
-    if (library == NULL) {
-        snprintf(error, error_size, "out of memory opening %s", library_name);
-        dlclose(handle);
-        goto done;
-    }
-    strcpy(library->name, library_name);
-    library->handle = handle;
-    if (!take_all(library, handle, library_name, error, error_size)) {
-        free(library);
-        library = NULL;
-        dlclose(handle);
-        goto done;
-    }
-    // OPENSSL_init_ssl(3): explicit, so that a failure is seen here and not in the first handshake.
-    if (library->init_ssl(CTLS_OPENSSL_INIT_LOAD_SSL_STRINGS | CTLS_OPENSSL_INIT_LOAD_CRYPTO_STRINGS, NULL) != 1) {
-        snprintf(error, error_size, "%s: OPENSSL_init_ssl failed", library_name);
-        free(library);
-        library = NULL;
-        goto done;  // Not closed: OpenSSL may have registered atexit handlers.
-    }
-    for (int i = 0; i < CTLS_MAX_LIBRARIES; i++) {
-        if (opened[i] == NULL) {
-            opened[i] = library;
-            break;
-        }
-    }
-done:
-    pthread_mutex_unlock(&opened_lock);
-    return library;
+    return cdl_open_cached(library_name, "libssl3", sizeof(CTLSLibrary), ctls_bind, error, error_size);
 }
 
 const char *ctls_version(const CTLSLibrary *library) { return library->version(CTLS_OPENSSL_VERSION); }

@@ -3,12 +3,10 @@
 // refuses a stream_size that is not its own sizeof(z_stream).
 #include "CZlib.h"
 
-#include <dlfcn.h>
 #include <limits.h>
-#include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+
+#include "CDynamicLibrary.h"
 
 // zlib.h's z_stream: uInt is unsigned int, uLong unsigned long, Bytef unsigned char.
 typedef struct {
@@ -38,8 +36,6 @@ struct CZlibStream {
 };
 
 struct CZlibLibrary {
-    char name[128];
-    void *handle;
     const char *(*version)(void);
     int (*inflate_init2)(z_stream_abi *stream, int window_bits, const char *version, int stream_size);
     int (*inflate)(z_stream_abi *stream, int flush);
@@ -47,70 +43,22 @@ struct CZlibLibrary {
     int (*inflate_end)(z_stream_abi *stream);
 };
 
-#define CZLIB_MAX_LIBRARIES 4
-
-static pthread_mutex_t zlib_opened_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct CZlibLibrary *zlib_opened[CZLIB_MAX_LIBRARIES];
+// cdl_open_cached's bind: takes the functions (zlib needs no initialisation).
+static int czlib_bind(void *table, void *h, const char *n, char *e, size_t s) {
+    struct CZlibLibrary *l = table;
+    int m = 0;
+#define TAKE(symbol) cdl_take(h, symbol, n, "zlib", e, s, &m)
+    l->inflate_init2 = TAKE("inflateInit2_");
+    l->version = TAKE("zlibVersion");
+    l->inflate = TAKE("inflate");
+    l->inflate_reset = TAKE("inflateReset");
+    l->inflate_end = TAKE("inflateEnd");
+#undef TAKE
+    return m ? CDL_FAILED : CDL_BOUND;
+}
 
 const CZlibLibrary *czlib_open(const char *library_name, char *error, size_t error_size) {
-    if (error_size > 0) error[0] = 0;
-    if (strlen(library_name) >= sizeof(((struct CZlibLibrary *)0)->name)) {
-        snprintf(error, error_size, "library name too long: %.40s...", library_name);
-        return NULL;
-    }
-    pthread_mutex_lock(&zlib_opened_lock);
-    for (int i = 0; i < CZLIB_MAX_LIBRARIES && zlib_opened[i]; i++) {
-        if (strcmp(zlib_opened[i]->name, library_name) == 0) {
-            struct CZlibLibrary *found = zlib_opened[i];
-            pthread_mutex_unlock(&zlib_opened_lock);
-            return found;
-        }
-    }
-    struct CZlibLibrary *library = NULL;
-    void *handle = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) {
-        const char *reason = dlerror();
-        if (reason == NULL || strstr(reason, "No such file") != NULL) {
-            snprintf(error, error_size, "%s not found: apt install zlib1g", library_name);
-        } else {
-            snprintf(error, error_size, "%s not found: apt install zlib1g (%s)", library_name, reason);
-        }
-        goto done;
-    }
-    library = calloc(1, sizeof *library);
-    if (library == NULL) {
-        snprintf(error, error_size, "out of memory opening %s", library_name);
-        dlclose(handle);
-        goto done;
-    }
-    strcpy(library->name, library_name);
-    library->handle = handle;
-    const char *symbols[] = {"inflateInit2_", "zlibVersion", "inflate", "inflateReset", "inflateEnd"};
-    void *found[5];
-    for (int i = 0; i < 5; i++) {
-        found[i] = dlsym(handle, symbols[i]);
-        if (found[i] == NULL) {
-            snprintf(error, error_size, "%s lacks %s: not a zlib", library_name, symbols[i]);
-            free(library);
-            library = NULL;
-            dlclose(handle);
-            goto done;
-        }
-    }
-    library->inflate_init2 = found[0];
-    library->version = found[1];
-    library->inflate = found[2];
-    library->inflate_reset = found[3];
-    library->inflate_end = found[4];
-    for (int i = 0; i < CZLIB_MAX_LIBRARIES; i++) {
-        if (zlib_opened[i] == NULL) {
-            zlib_opened[i] = library;
-            break;
-        }
-    }
-done:
-    pthread_mutex_unlock(&zlib_opened_lock);
-    return library;
+    return cdl_open_cached(library_name, "zlib1g", sizeof(CZlibLibrary), czlib_bind, error, error_size);
 }
 
 const char *czlib_version(const CZlibLibrary *library) { return library->version(); }

@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-/// An opened libcurl: the dlopen handle and the functions taken from it. Never closed.
+/// An opened libcurl: the functions taken from it (the handle stays in CDynamicLibrary). Never closed.
 typedef struct CCurlLibrary CCurlLibrary;
 /// A CURL * easy handle.
 typedef struct CCurlEasy CCurlEasy;

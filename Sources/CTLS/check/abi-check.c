@@ -3,7 +3,7 @@
 // itself never needs. Unpack the headers into /tmp, not onto the system, and compile:
 //
 //   cd /tmp && apt-get download libssl-dev zlib1g-dev && for d in *.deb; do dpkg-deb -x "$d" hdr; done
-//   H=/tmp/hdr/usr/include; cc -fsyntax-only -I Sources/CTLS/include -I $H -I $H/$(gcc -dumpmachine) Sources/CTLS/check/abi-check.c
+//   H=/tmp/hdr/usr/include; cc -fsyntax-only -I Sources/CTLS/include -I Sources/CDynamicLibrary/include -I $H -I $H/$(gcc -dumpmachine) Sources/CTLS/check/abi-check.c
 //
 // Silence means every value matches.
 #include <stddef.h>

@@ -18,8 +18,8 @@
 
 #include "CZlib.h"
 
-/// An opened libssl (with the libcrypto it depends on): the dlopen handle and the functions
-/// taken from it. Never closed.
+/// An opened libssl (with the libcrypto it depends on): the functions taken from it (the handle
+/// stays in CDynamicLibrary). Never closed.
 typedef struct CTLSLibrary CTLSLibrary;
 /// SSL_CTX *: the settings and trust store shared by many connections (thread-safe to share).
 typedef struct CTLSContext CTLSContext;
