@@ -81,7 +81,7 @@ public struct JSONParser {
             let key = try string()
             let memberPath = path.isEmpty ? key : path + "." + key
             skipWhitespace()
-            guard consume(":") else { throw fail("expected ':' after the key \"\(key)\", found \(found)") }
+            guard consume(":") else { throw fail("expected ':' after the key \(Self.quoted(key)), found \(found)") }
             skipWhitespace()
             // A repeated key is reported; the last value stands, as most JSON readers do.
             if members.updateValue(try value(path: memberPath, depth: depth + 1), forKey: key) != nil {
@@ -89,7 +89,7 @@ public struct JSONParser {
             }
             skipWhitespace()
             if consume("}") { return .object(members) }
-            guard consume(",") else { throw fail("expected ',' or '}' after the value of \"\(key)\", found \(found)") }
+            guard consume(",") else { throw fail("expected ',' or '}' after the value of \(Self.quoted(key)), found \(found)") }
             skipWhitespace()
             if consume("}") { return .object(members) }
         }
@@ -241,6 +241,27 @@ public struct JSONParser {
 
     private static func describe(_ byte: UInt8) -> String {
         (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    /// A key as an error message quotes it: escapes undone by the string reader (a `\n` in a key)
+    /// are written as escapes again and a long key is cut, so a message stays one short line
+    /// whatever the document holds (a weather service's answer is untrusted).
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for (count, scalar) in text.unicodeScalars.enumerated() {
+            if count == 60 { return out + "…\"" }
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\"": out += "\\\""
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     /// An error at the current position; the column counts characters (UTF-8 lead bytes).

@@ -127,3 +127,22 @@ struct BoardValidationTests {
         ])
     }
 }
+
+@Suite("JSON error messages")
+struct JSONErrorMessageTests {
+    @Test("a key quoted in a syntax error is one line: escapes are written back, long keys cut")
+    func quotedKeys() {
+        var parser = JSONParser(Array(#"{"time\nzone\u0001\"x": 1 "next": 2}"#.utf8))
+        guard case .failure(let error) = parser.parse() else {
+            Issue.record("the document is not valid JSON")
+            return
+        }
+        #expect(error.reason == #"expected ',' or '}' after the value of "time\nzone\u0001\"x", found '"'"#)
+        var long = JSONParser(Array(("{\"" + String(repeating: "k", count: 100) + "\" 1}").utf8))
+        guard case .failure(let cut) = long.parse() else { return }
+        #expect(cut.reason == "expected ':' after the key \"" + String(repeating: "k", count: 60) + "…\", found '1'")
+        var accented = JSONParser(Array(#"{"Zürich" 1}"#.utf8))
+        guard case .failure(let plain) = accented.parse() else { return }
+        #expect(plain.reason == #"expected ':' after the key "Zürich", found '1'"#)
+    }
+}
