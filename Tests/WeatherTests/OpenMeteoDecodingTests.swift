@@ -92,6 +92,9 @@ struct OpenMeteoDecodingTests {
         ("Daily API request limit exceeded. Please try again tomorrow.", nil, .hourlyRetries),
         ("something new", nil, .duration(.seconds(60))),
         ("Minutely API request limit exceeded.", "120", .duration(.seconds(120))),
+        // The HTTP-date form of Retry-After (RFC 9110 §10.2.3), 150 s after the receipt.
+        ("Minutely API request limit exceeded.", "Thu, 15 Jan 2026 07:22:30 GMT", .duration(.seconds(150))),
+        ("Minutely API request limit exceeded.", "Thu, 15 Jan 2026 07:00:00 GMT", .duration(.seconds(1))),
     ] as [(String, String?, RateLimitWait)])
     func rateLimitReasons(reason: String, retryAfter: String?, wait: RateLimitWait) throws {
         let body = Array(#"{"error":true,"reason":"\#(reason)"}"#.utf8)

@@ -53,7 +53,7 @@ public struct METNorwayService: WeatherService {
             case 403: throw WeatherError.forbidden(reason: Self.reason(response))
             case 429:
                 throw WeatherError.rateLimited(
-                    reason: "throttled", wait: RateLimits.wait(reason: "", response: response))
+                    reason: "throttled", wait: RateLimits.wait(reason: "", response: response, receivedAt: receivedAt))
             case 500...599: throw WeatherError.serverError(status: response.status, reason: "")
             default: throw WeatherError.unexpectedStatus(response.status)
             }

@@ -54,7 +54,7 @@ public struct OpenMeteoService: WeatherService {
         -> Result<FetchOutcome, WeatherError>
     {
         do throws(WeatherError) {
-            guard response.status == 200 else { throw Self.error(for: response) }
+            guard response.status == 200 else { throw Self.error(for: response, receivedAt: receivedAt) }
             let report = try OpenMeteoDecoder.report(response.body, receivedAt: receivedAt)
             return .success(.report(report, .none))
         } catch {
@@ -63,12 +63,12 @@ public struct OpenMeteoService: WeatherService {
     }
 
     /// A refusal, with the reason of Open-Meteo's error object `{"error":true,"reason":"…"}`.
-    static func error(for response: HTTPResponse) -> WeatherError {
+    static func error(for response: HTTPResponse, receivedAt: WallTime) -> WeatherError {
         let reason = errorReason(response.body) ?? ""
         switch response.status {
         case 400, 404: return .badRequest(status: response.status, reason: reason.isEmpty ? "no reason given" : reason)
         case 403: return .forbidden(reason: reason.isEmpty ? "no reason given" : reason)
-        case 429: return .rateLimited(reason: reason, wait: RateLimits.wait(reason: reason, response: response))
+        case 429: return .rateLimited(reason: reason, wait: RateLimits.wait(reason: reason, response: response, receivedAt: receivedAt))
         case 500...599: return .serverError(status: response.status, reason: reason)
         default: return .unexpectedStatus(response.status)
         }
@@ -84,23 +84,16 @@ public struct OpenMeteoService: WeatherService {
 /// Reading 429 answers.
 enum RateLimits {
     /// Open-Meteo's reasons (`RateLimiter.swift`): "Minutely … in one minute", "Hourly … in the
-    /// next hour", "Daily … tomorrow". `Retry-After` wins when present; an unknown reason
-    /// waits a minute, the shortest limit window.
-    static func wait(reason: String, response: HTTPResponse) -> RateLimitWait {
-        if let header = response.header("Retry-After"), let seconds = Int64(header.trimmingSpaces), seconds >= 0 {
-            return .duration(.seconds(max(seconds, 1)))
+    /// next hour", "Daily … tomorrow". `Retry-After` wins when present, in either RFC 9110 form
+    /// (seconds, or an HTTP-date read against the server's own `Date`); an unknown reason waits
+    /// a minute, the shortest limit window.
+    static func wait(reason: String, response: HTTPResponse, receivedAt: WallTime) -> RateLimitWait {
+        if let header = response.header("Retry-After") {
+            let serverNow = response.header("Date").flatMap { HTTPDate.parse($0) } ?? receivedAt
+            if let wait = HTTPDate.retryAfter(header, now: serverNow) { return .duration(max(wait, .seconds(1))) }
         }
         if reason.hasPrefix("Hourly") { return .nextHour }
         if reason.hasPrefix("Daily") { return .hourlyRetries }
         return .duration(.seconds(60))
-    }
-}
-
-extension String {
-    var trimmingSpaces: Substring {
-        var text = Substring(self)
-        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
-        while text.last == " " || text.last == "\t" { text = text.dropLast() }
-        return text
     }
 }
