@@ -115,11 +115,14 @@ struct RepositoryScenarioTests {
 
         var limited = Self.rig(.response(Bodies.status(429, #"{"error":true,"reason":"Minutely API request limit exceeded. Please try again in one minute."}"#)))
         limited.run(until: limited.clock.now() + .seconds(600), position: Bodies.berlin)
+        // 600 s at 60–72 s a try: 9 to 11 fetches, each gap in bounds.
+        #expect((9...11).contains(limited.fetches.count), "\(limited.fetches.count)")
         for gap in limited.gaps { #expect(gap >= 60 && gap <= 72) }
 
         var hourly = Self.rig(.response(Bodies.status(429, #"{"error":true,"reason":"Hourly API request limit exceeded. Please try again in the next hour."}"#)))
         hourly.clock.advance(by: .seconds(1234))
         hourly.run(until: hourly.clock.now() + .seconds(3 * 3600), position: Bodies.berlin)
+        #expect(hourly.fetches.count == 4, "the first try, then one after each of the next 3 full hours")
         for fetch in hourly.fetches.dropFirst() {
             // The virtual wall clock starts on a full hour: retries land 0–120 s after one.
             let intoHour = (fetch.at.nanoseconds / 1_000_000_000 + VirtualClock.defaultWallTime.seconds) % 3600

@@ -136,9 +136,10 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
     // MARK: Scheduling
 
     private mutating func refreshDelay(validators: CacheValidators) -> Duration {
-        let regular = policy.refreshInterval + jitter(upTo: policy.refreshJitter)
-        // MET's terms: no new request before `Expires`.
-        return Swift.max(regular, validators.freshFor ?? .zero)
+        // MET's terms: no new request before `Expires`, and at a random offset after it, so
+        // devices told the same `Expires` do not all ask in the same second.
+        let earliest = Swift.max(policy.refreshInterval, validators.freshFor ?? .zero)
+        return earliest + jitter(upTo: policy.refreshJitter)
     }
 
     private mutating func failureDelay(_ error: WeatherError, wallNow: WallTime) -> Duration? {
