@@ -27,11 +27,13 @@ struct BoardCheckEndToEndTests {
         var stderr: String
     }
 
-    static func run(_ arguments: [String]) throws -> Run {
+    /// Runs the executable with `arguments`, in `directory` when given.
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Run {
         let binary = try #require(executable(), "no thunderstorm executable next to \(CommandLine.arguments.first ?? "?") or in .build*/debug")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -47,27 +47,6 @@ struct SnapshotCommandTests {
             try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], sourceLocation: sourceLocation)
     }
 
-    /// `E2E.run` in another working directory.
-    static func run(_ arguments: [String], in directory: URL) throws -> E2E.Run {
-        let binary = try #require(E2E.executable(), "no thunderstorm executable")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return E2E.Run(
-            status: process.terminationStatus,
-            stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
     static func frames(_ object: [String: Any]) throws -> [[String: Any]] {
         try #require(object["frames"] as? [[String: Any]])
     }
@@ -250,7 +229,7 @@ struct SnapshotCommandTests {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         // Run in `dir`, so that a relative file name written by mistake would show up there.
-        let run = try Self.run(["snapshot"] + arguments, in: dir)
+        let run = try E2E.run(["snapshot"] + arguments, in: dir)
         #expect(run.status == 64, "\(arguments): \(run.stderr)")
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix("snapshot: ") && run.stderr.hasSuffix("\n"), "\(run.stderr)")
