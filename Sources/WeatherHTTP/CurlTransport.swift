@@ -30,18 +30,7 @@ import Weather
 /// `init`, so a process that never fetches never maps it.
 public struct CurlTransport: HTTPTransport, Sendable {
     public struct Configuration: Sendable, Equatable {
-        /// Where HTTPS certificates are checked against.
-        public enum Trust: Sendable, Equatable {
-            /// libcurl's built-in CA bundle and directory (Debian: /etc/ssl/certs).
-            case system
-            /// A PEM file of CA certificates, instead of the system's (CURLOPT_CAINFO).
-            case bundle(path: String)
-            /// An OpenSSL hashed directory of CA certificates (`openssl rehash`), with no bundle
-            /// file: OpenSSL then loads only the certificate a handshake needs (CURLOPT_CAPATH).
-            /// `/etc/ssl/certs` on Debian: about 1 MB less peak RSS than `.system`, which parses
-            /// the whole bundle (docs/http-transport.md, the daemon-sized probe).
-            case directory(path: String)
-        }
+        public typealias Trust = TLSTrust
 
         /// dlopen's name of the library: a file name searched the usual way, or a path.
         public var libraryName: String

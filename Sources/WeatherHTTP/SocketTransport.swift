@@ -33,18 +33,7 @@ import Weather
 /// missing those requests fail with `.unavailable` ("libssl.so.3 not found: apt install libssl3").
 public struct SocketTransport: HTTPTransport, Sendable {
     public struct Configuration: Sendable, Equatable {
-        /// Where HTTPS certificates are checked against (CurlTransport.Configuration.Trust's cases).
-        public enum Trust: Sendable, Equatable {
-            /// OpenSSL's default paths (SSL_CTX_set_default_verify_paths: on Debian the bundle
-            /// /usr/lib/ssl/cert.pem and the directory /usr/lib/ssl/certs, or SSL_CERT_FILE and
-            /// SSL_CERT_DIR). Parses the whole bundle on the first handshake.
-            case system
-            /// A PEM file of CA certificates.
-            case bundle(path: String)
-            /// An OpenSSL hashed directory (`openssl rehash`): only the certificates a handshake
-            /// needs are read. `/etc/ssl/certs` on Debian and Raspberry Pi OS, the default.
-            case directory(path: String)
-        }
+        public typealias Trust = TLSTrust
 
         public var trust: Trust
         /// dlopen's names: file names searched the usual way, or paths (tests pass names that do
