@@ -154,18 +154,9 @@ final class ReceivedResponse {
             headers.removeAll(keepingCapacity: true)
             return
         }
-        if line.first == 0x20 || line.first == 0x09 {
-            // obs-fold (RFC 9112 §5.2): a continuation of the previous value.
-            if !headers.isEmpty {
-                let more = String(decoding: line, as: UTF8.self).trimmingSpaces()
-                headers[headers.count - 1].value += headers[headers.count - 1].value.isEmpty ? more : " " + more
-            }
-            return
-        }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
-        let name = String(decoding: line[..<colon], as: UTF8.self).trimmingSpaces()
-        let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingSpaces()
-        headers.append(HTTPHeader(name, value))
+        let count = headers.count
+        HTTPText.appendHeaderLine(line, to: &headers)
+        guard headers.count > count, let value = headers.last?.value else { return }
         if body.isEmpty, HTTPResponse(status: 0, headers: [headers[headers.count - 1]]).header("Content-Length") != nil,
             let length = Int(value), length > 0
         {

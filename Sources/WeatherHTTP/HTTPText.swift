@@ -30,6 +30,27 @@ enum HTTPText {
         }
     }
 
+    /// Adds one header line of a response head (RFC 9112 §5), without its CR LF, to `headers`:
+    /// `field-name ":" OWS field-value OWS`. An obs-fold line (§5.2, starting with a space or a
+    /// tab) continues the previous value, joined by a space. A line that is neither is skipped
+    /// rather than trusted: a name with spaces or without a colon frames nothing.
+    static func appendHeaderLine<Line: Collection<UInt8>>(_ line: Line, to headers: inout [HTTPHeader]) {
+        let bytes = Array(line)
+        if bytes.first == 0x20 || bytes.first == 0x09 {
+            if let last = headers.indices.last {
+                let more = String(decoding: bytes, as: UTF8.self).trimmingSpaces()
+                headers[last].value += headers[last].value.isEmpty ? more : " " + more
+            }
+            return
+        }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, bytes[..<colon].allSatisfy(isTokenCharacter)
+        else { return }
+        headers.append(
+            HTTPHeader(
+                String(decoding: bytes[..<colon], as: UTF8.self),
+                String(decoding: bytes[(colon + 1)...], as: UTF8.self).trimmingSpaces()))
+    }
+
     static func oneLine(_ text: String) -> String {
         String(text.map { $0.isNewline ? " " : $0 }).trimmingSpaces()
     }

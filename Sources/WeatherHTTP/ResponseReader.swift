@@ -119,25 +119,7 @@ struct ResponseReader {
         }
         let number = { (i: Int) in Int(status[i] - UInt8(ascii: "0")) }
         var head = Head(minorVersion: number(7), status: number(9) * 100 + number(10) * 10 + number(11), headers: [])
-        for line in lines.dropFirst() {
-            if line.first == 0x20 || line.first == 0x09 {
-                // obs-fold (RFC 9112 §5.2): the line continues the previous value, joined by a space.
-                if !head.headers.isEmpty {
-                    let more = String(decoding: line, as: UTF8.self).trimmingSpaces()
-                    let last = head.headers.count - 1
-                    head.headers[last].value += head.headers[last].value.isEmpty ? more : " " + more
-                }
-                continue
-            }
-            // field-name ":" OWS field-value OWS (§5.1). A line that is not one is skipped rather
-            // than trusted: a name with spaces or without a colon frames nothing.
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-                line[..<colon].allSatisfy(HTTPText.isTokenCharacter)
-            else { continue }
-            let name = String(decoding: line[..<colon], as: UTF8.self)
-            let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingSpaces()
-            head.headers.append(HTTPHeader(name, value))
-        }
+        for line in lines.dropFirst() { HTTPText.appendHeaderLine(line, to: &head.headers) }
         return head
     }
 
