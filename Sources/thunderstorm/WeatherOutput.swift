@@ -78,7 +78,7 @@ enum WeatherSummary {
     static func text(_ report: WeatherReport, zone: ZoneRules, units: RequestUnits) -> String {
         var lines = [
             "\(report.provider.rawValue) for \(DecimalText.text(report.latitude, places: 2)), "
-                + "\(DecimalText.text(report.longitude, places: 2)) · times in \(zone.identifier) · fetched \(clock(report.fetchedAt, zone))"
+                + "\(DecimalText.text(report.longitude, places: 2)) · times in \(zone.identifier) (\(zone.abbreviation(at: report.fetchedAt))) · fetched \(clock(report.fetchedAt, zone))"
         ]
         if let now = report.current {
             var line = "now      \(temperature(now.temperature, units))  \(name(now.condition))"

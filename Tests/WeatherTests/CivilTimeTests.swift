@@ -1,4 +1,5 @@
 import HAL
+import HALSim
 import Testing
 import Weather
 
@@ -45,5 +46,24 @@ struct CivilTimeTests {
     ])
     func refuses(text: String) {
         #expect(ISO8601.parse(text) == nil)
+    }
+}
+
+@Suite("The zone a report is shown in")
+struct ReportZoneTests {
+    static func report(_ provider: WeatherProvider, zone: String?) -> WeatherReport {
+        WeatherReport(provider: provider, latitude: 1, longitude: 2, fetchedAt: WallTime(seconds: 0), utcOffsetSeconds: 3600,
+                      timeZone: zone, current: nil)
+    }
+
+    @Test("a named zone tzdata lacks, no name, and MET Norway each get their fallback")
+    func fallbacks() {
+        var files = CrashableFileSystem()  // no tzdata at all
+        let named = ZoneRules.forReport(Self.report(.openMeteo, zone: "Europe/Berlin"), files: &files, fallback: .utc)
+        #expect(named.identifier == "Europe/Berlin" && named.offset(at: WallTime(seconds: 0)) == 3600)
+        let unnamed = ZoneRules.forReport(Self.report(.openMeteo, zone: nil), files: &files, fallback: .utc)
+        #expect(unnamed.identifier == "UTC+01" && unnamed.offset(at: WallTime(seconds: 0)) == 3600)
+        let met = ZoneRules.forReport(Self.report(.metNorway, zone: nil), files: &files, fallback: .fixed(offsetSeconds: -7200, identifier: "here"))
+        #expect(met.identifier == "here")
     }
 }

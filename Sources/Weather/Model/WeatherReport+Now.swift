@@ -35,6 +35,7 @@ extension ZoneRules {
             if case .success(let zone) = ZoneRules.load(identifier: name, files: &files) { return zone }
             return .fixed(offsetSeconds: report.utcOffsetSeconds, identifier: name)
         }
-        return report.provider == .openMeteo ? .fixed(offsetSeconds: report.utcOffsetSeconds, identifier: "UTC") : fallback
+        guard report.provider == .openMeteo else { return fallback }
+        return .fixed(offsetSeconds: report.utcOffsetSeconds, identifier: "UTC" + numericAbbreviation(report.utcOffsetSeconds))
     }
 }
