@@ -210,6 +210,16 @@ struct RepositoryScenarioTests {
         #expect(!WeatherCache.remove(from: rig.directory, files: &rig.files).isFailure)
         rig.run(until: rig.clock.now() + .seconds(1), position: Bodies.berlin)
         #expect(rig.fetches.count == 2)
+        // A fetch still on its way when the weather is wiped is dropped when it comes back.
+        rig.clock.advance(by: .seconds(1200))
+        let order = rig.repository.nextOrder(now: rig.clock.now())
+        #expect(order != nil && rig.repository.state.isLoading)
+        rig.repository.wipe()
+        let late = Bodies.openMeteo(temperature: 30)
+        let report = try? Self.service.decode(late, for: order!, receivedAt: rig.clock.wallTime()).get()
+        #expect(report != nil)
+        #expect(rig.repository.complete(.success(report!), now: rig.clock.now(), wallNow: rig.clock.wallTime()).isEmpty)
+        #expect(rig.repository.state == .idle)
     }
 }
 

@@ -16,7 +16,6 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
     private(set) var validators = CacheValidators.none
     private var lastAttempt: Instant?
     private var consecutiveFailures = 0
-    private var inFlight = false
     private var lastPersisted: (at: WallTime, provider: WeatherProvider, position: Coordinate)?
     private var random: Random
 
@@ -53,7 +52,7 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
         let rounded = coordinate.rounded(places: 2)
         guard let current = position else {
             position = rounded
-            if !inFlight { nextAttempt = now }
+            if !state.isLoading { nextAttempt = now }
             return
         }
         let moved = max(abs(rounded.latitude - current.latitude), abs(rounded.longitude - current.longitude))
@@ -61,7 +60,7 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
         position = rounded
         validators = .none
         consecutiveFailures = 0
-        guard !inFlight else { return }
+        guard !state.isLoading else { return }
         let earliest = lastAttempt.map { $0 + policy.moveMinimumInterval } ?? now
         nextAttempt = Swift.max(now, earliest)
     }
@@ -70,13 +69,12 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
     public mutating func configurationChanged(now: Instant) {
         validators = .none
         consecutiveFailures = 0
-        if position != nil, !inFlight { nextAttempt = now }
+        if position != nil, !state.isLoading { nextAttempt = now }
     }
 
     /// The order to run now, if one is due. The state becomes `loading` (keeping the value).
     public mutating func nextOrder(now: Instant) -> FetchOrder? {
-        guard let position, let due = nextAttempt, due <= now, !inFlight else { return nil }
-        inFlight = true
+        guard let position, let due = nextAttempt, due <= now, !state.isLoading else { return nil }
         nextAttempt = nil
         lastAttempt = now
         state = .loading(last: state.value)
@@ -84,8 +82,9 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
     }
 
     /// The outcome of the order given out last, received at `now` (`wallNow` in civil time).
+    /// An outcome that arrives when no order is out (after `wipe()`) is dropped.
     public mutating func complete(_ outcome: Result<FetchOutcome, WeatherError>, now: Instant, wallNow: WallTime) -> [Effect] {
-        inFlight = false
+        guard state.isLoading else { return [] }
         switch outcome {
         case .success(.report(let report, let newValidators)):
             state = .success(report)
