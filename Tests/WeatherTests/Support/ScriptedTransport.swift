@@ -1,6 +1,4 @@
 import HAL
-import SystemPackage
-import HALSim
 import Weather
 
 /// A transport that answers from a script and records what was asked: the repository tests
