@@ -14,6 +14,8 @@
 //   Graphics (framebuffer in the OLED RAM layout, generated fonts and icons, character frames)
 //   Drivers  (SSD1306, SH1106, HD44780 behind a PCF8574, generic over the I²C bus) → HAL, Graphics
 //   Screens  (what each screen shows and how it is laid out on OLEDs and character LCDs) → Graphics, Store, Weather
+//   Core     (AppState, Event, Effect, reduce(), button gestures: the device's logic, pure) → Screens, GPS, Board
+//   App      (the device: runtime, effects onto the HAL, the simulated board, the loops) → Core, every component
 //   GPS      (NMEA framer, decoder, epochs, the location service; no Foundation) → HAL
 //   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files) → HAL, CLinuxHAL
 //   HALSim   (simulated twins for tests and `simulate`)                      → HAL, CLinuxHAL (pty)
@@ -41,6 +43,8 @@ let package = Package(
         .library(name: "JSON", targets: ["JSON"]),
         .library(name: "Weather", targets: ["Weather"]),
         .library(name: "WeatherHTTP", targets: ["WeatherHTTP"]),
+        .library(name: "Core", targets: ["Core"]),
+        .library(name: "App", targets: ["App"]),
     ],
     traits: [
         .trait(
@@ -88,6 +92,16 @@ let package = Package(
         .target(name: "Graphics"),
         .target(name: "Drivers", dependencies: ["HAL", "Graphics"]),
         .target(name: "Screens", dependencies: ["Graphics", "Store", "Weather", "HAL"]),
+        // The device's logic: one state, events in, effects out. No I/O, no Foundation.
+        .target(name: "Core", dependencies: ["HAL", "Store", "GPS", "Weather", "Screens", "Board"]),
+        // The device: the runtime that owns the hardware and runs Core's effects, the simulated
+        // board of `simulate` and the tests, and the loops (virtual time, poll(2)).
+        .target(
+            name: "App",
+            dependencies: [
+                "Core", "HAL", "HALSim", "HALLinux", "GPS", "Store", "Drivers", "Screens", "Graphics", "Weather",
+                "WeatherHTTP", "Board", "JSON", system,
+            ]),
         // Test helpers shared by the test targets (a library, like ArgumentParserTestHelpers):
         // the mock display that fails on overdraw and out-of-bounds drawing, golden ASCII art.
         .target(name: "GraphicsTesting", dependencies: ["Graphics"]),
@@ -102,6 +116,7 @@ let package = Package(
             name: "thunderstorm",
             dependencies: [
                 "HAL", "HALLinux", "Board", "GPS", "Store", "Drivers", "Screens", "Graphics", "HALSim", "Weather", "WeatherHTTP", "JSON",
+                "Core", "App",
                 system,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -129,6 +144,13 @@ let package = Package(
         .testTarget(
             name: "WeatherHTTPTests", dependencies: ["WeatherHTTP", "Weather", "HAL", "HTTPTesting", "CorpusTesting"],
             exclude: ["Fixtures"]),
+        .testTarget(name: "CoreTests", dependencies: ["Core", "HAL", "Store", "GPS", "Weather", "Screens", "Board"]),
+        .testTarget(
+            name: "AppTests",
+            dependencies: [
+                "App", "Core", "HAL", "HALSim", "Store", "GPS", "Weather", "Screens", "Board", "Drivers", "Graphics",
+                "AllocationCounting", "HTTPTesting", system,
+            ]),
         .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm", "HTTPTesting"]),
     ]
 )

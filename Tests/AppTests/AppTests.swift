@@ -1,0 +1,1 @@
+// Tests of App: the device end to end on the simulated board.

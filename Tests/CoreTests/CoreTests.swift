@@ -1,0 +1,1 @@
+// Tests of Core: the reducer, the places, the button gestures.
