@@ -62,6 +62,8 @@ public enum ButtonAction: String, Sendable, CaseIterable {
     case cycleTemperatureUnit = "cycle-temperature-unit"
     case cycleUnits = "cycle-units"
     case cycleTimeNotation = "cycle-time-notation"
+    /// Brightness policy: automatic (dim from sunset to sunrise) → always bright → always dim.
+    case cycleBrightness = "cycle-brightness"
     case nextScreen = "next-screen"
     case nextLocation = "next-location"
     case savePosition = "save-position"

@@ -1,0 +1,59 @@
+import HAL
+import Store
+import Weather
+
+/// Something that happened, as the runtime reports it to `AppState.reduce`. Each case carries
+/// values only: the runtime read the hardware, the logic decides what it means.
+public enum Event: Sendable {
+    /// The device has started: schedule everything, ask for the zone, draw the first frame.
+    case start
+    /// `AppState.nextDeadline` has passed (the minute, a fetch, the sensor, the orbit…).
+    case tick
+    /// A debounced button gesture.
+    case button(ButtonGesture)
+    /// The location service's state or position changed.
+    case gps(GPSReport)
+    /// The store after a commit, a retry that made pending changes durable, or a change of
+    /// health: everything it holds now, including changes kept in memory while degraded.
+    case store(StoreState, StoreHealth)
+    /// The store refused `change` and kept nothing of it.
+    case refused(StoreChange, StoreError)
+    /// The weather cache read at start, decoded.
+    case weatherRestored(WeatherReport, CacheValidators)
+    /// The outcome of the fetch ordered with `token` (an outcome for an older token is dropped:
+    /// the place changed while it was in flight).
+    case weather(token: UInt64, Result<FetchOutcome, WeatherError>)
+    /// The zone asked for with `Effect.loadZone` is loaded.
+    case zone(ZoneRules, ZoneSource)
+    /// The zone could not be loaded (no tzdata, an unknown name): the reason, for the log.
+    case zoneFailed(String, reason: String)
+    case indoor(IndoorReading)
+    case display(DisplayHealth)
+    /// The kernel dropped button edges (its event buffer overflowed); the total so far.
+    case droppedEdges(Int)
+}
+
+/// What the logic asks the runtime to do. Carried out in order, after the event that asked.
+public enum Effect: Sendable, Equatable {
+    /// One atomic store commit; the runtime answers with `.store` or `.refused`.
+    case commit(StoreChange)
+    /// Fetch off the loop; the answer comes back as `.weather(token:_:)`.
+    case fetchWeather(FetchOrder, token: UInt64)
+    /// Write the response of fetch `token` to the disk cache (at most hourly: the repository
+    /// decides).
+    case saveWeatherCache(token: UInt64)
+    /// Load an IANA zone from tzdata; the answer is `.zone` or `.zoneFailed`.
+    case loadZone(String, ZoneSource)
+    /// Take one indoor reading; the answer is `.indoor`.
+    case measureIndoor
+    /// The panel's night level on or off (contrast and pre-charge together).
+    case setDimmed(Bool)
+    case log(LogLine)
+}
+
+/// One line for the log. Settings changes are their own case so the runtime can write them
+/// from static text, keeping a button press free of allocation.
+public enum LogLine: Sendable, Equatable {
+    case settings(Settings)
+    case text(String)
+}

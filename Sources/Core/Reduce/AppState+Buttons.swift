@@ -1,0 +1,111 @@
+import Board
+import HAL
+import Screens
+import Store
+
+extension AppState {
+    /// A gesture becomes its button's action (board file, ARCHITECTURE §5 defaults). Within
+    /// the undo window of a removal, a long press of the button that removed brings the place
+    /// back, whatever that button's long press otherwise does.
+    mutating func button(_ gesture: ButtonGesture, _ moment: Moment, _ effects: inout [Effect]) {
+        if let removal = pendingRemoval, gesture.kind == .long, gesture.button == removal.button,
+            moment.now < removal.deadline
+        {
+            pendingRemoval = nil
+            shown = .saved(removal.location.id)
+            notice = nil
+            placeChanged(moment, &effects)
+            effects.append(.log(.text("kept \(removal.location.name) (removal undone)")))
+            return
+        }
+        guard options.buttons.indices.contains(gesture.button) else { return }
+        let map = options.buttons[gesture.button]
+        perform(gesture.kind == .short ? map.press : map.longPress, button: gesture.button, moment, &effects)
+    }
+
+    mutating func perform(_ action: ButtonAction, button: Int, _ moment: Moment, _ effects: inout [Effect]) {
+        var settings = store.settings
+        switch action {
+        case .cycleTemperatureUnit: settings.temperature = settings.temperature.next
+        case .cycleUnits: settings.units = settings.units.next
+        case .cycleTimeNotation: settings.time = settings.time.next
+        case .cycleBrightness: settings.brightness = settings.brightness.next
+        case .nextScreen:
+            screen = next(after: screen)
+            if let every = options.rotateEvery { nextRotation = moment.now + every }
+            frameDirty = true
+            return
+        case .nextLocation:
+            let places = placeOrder
+            let index = places.firstIndex(of: shown) ?? 0
+            shown = places[(index + 1) % places.count]
+            placeChanged(moment, &effects)
+            return
+        case .savePosition:
+            savePosition(moment, &effects)
+            return
+        case .removeLocation:
+            removeShown(button: button, moment, &effects)
+            return
+        case .none:
+            return
+        }
+        // One durable commit; the screen shows the new value once the store answers (`.store`),
+        // and keeps the old one if it refuses (`.refused`).
+        effects.append(.commit(.settings(settings)))
+    }
+
+    private mutating func savePosition(_ moment: Moment, _ effects: inout [Effect]) {
+        guard gps.kind == .fix, let position = gps.position else {
+            notice = "no GPS fix to save"
+            frameDirty = true
+            return
+        }
+        do throws(StoreError) {
+            let location = SavedLocation(
+                id: store.nextLocationID, name: try LocationName(position.label),
+                coordinate: try StoredCoordinate(latitude: position.latitude, longitude: position.longitude))
+            notice = nil
+            effects.append(.commit(.addLocation(location)))
+        } catch {
+            notice = "cannot save: \(error)"
+            frameDirty = true
+        }
+    }
+
+    /// The shown saved place disappears at once; the store forgets it when the undo window
+    /// closes. A second removal inside the window commits the first at once.
+    private mutating func removeShown(button: Int, _ moment: Moment, _ effects: inout [Effect]) {
+        guard case .saved(let id) = shown, let index = store.index(of: id) else {
+            notice = "the GPS place cannot be removed"
+            frameDirty = true
+            return
+        }
+        if let earlier = pendingRemoval { effects.append(.commit(.removeLocation(earlier.location.id))) }
+        let location = store.locations[index]
+        pendingRemoval = PendingRemoval(location: location, button: button, deadline: moment.now + options.undoWindow)
+        shown = nextPlace(afterRemoving: id)
+        notice = nil
+        placeChanged(moment, &effects)
+        effects.append(.log(.text("removing \(location.name); a long press within \(options.undoWindow) keeps it")))
+    }
+
+    /// The screens in the order the next-screen button cycles them; indoor only with a sensor.
+    func next(after current: Screen) -> Screen {
+        let all = Screen.allCases
+        var index = all.firstIndex(of: current) ?? 0
+        repeat {
+            index = (index + 1) % all.count
+        } while all[index] == .indoor && !options.hasSensor
+        return all[index]
+    }
+}
+
+extension CaseIterable where Self: Equatable, AllCases.Index == Int {
+    /// The next case, wrapping: how every setting cycles.
+    var next: Self {
+        let all = Self.allCases
+        let index = all.firstIndex(of: self)!
+        return all[(index + 1) % all.count]
+    }
+}

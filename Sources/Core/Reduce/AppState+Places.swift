@@ -1,0 +1,141 @@
+import HAL
+import Screens
+import Store
+import Weather
+
+extension AppState {
+    /// The places the next-place button cycles: the virtual first entry, then the saved
+    /// locations in the store's order, less the one whose removal is pending.
+    var placeOrder: [ShownPlace] {
+        var places: [ShownPlace] = [.here]
+        for location in store.locations where location.id != pendingRemoval?.location.id {
+            places.append(.saved(location.id))
+        }
+        return places
+    }
+
+    /// The place after `id` in the list, as if `id` were gone (or the first entry).
+    func nextPlace(afterRemoving id: LocationID) -> ShownPlace {
+        guard let index = store.index(of: id) else { return .here }
+        for location in store.locations[(index + 1)...] where location.id != pendingRemoval?.location.id {
+            return .saved(location.id)
+        }
+        return .here
+    }
+
+    /// Where the shown place is: a saved location's coordinate; for the first entry the
+    /// current fix, else the last known fix, else the board's default location.
+    public var shownPosition: Position {
+        switch shown {
+        case .saved(let id):
+            if let index = store.index(of: id) {
+                let c = store.locations[index].coordinate
+                return Position(latitude: c.latitude, longitude: c.longitude)
+            }
+            return herePosition
+        case .here:
+            return herePosition
+        }
+    }
+
+    private var herePosition: Position { gps.position ?? gps.lastPosition ?? options.defaultPosition }
+
+    /// The name and origin the header shows.
+    var shownPlace: Place {
+        switch shown {
+        case .saved(let id):
+            let visible = store.locations.filter { $0.id != pendingRemoval?.location.id }
+            if let index = visible.firstIndex(where: { $0.id == id }) {
+                return Place(name: visible[index].name.value, source: .saved(index: index + 1, count: visible.count))
+            }
+            return herePlace
+        case .here:
+            return herePlace
+        }
+    }
+
+    private var herePlace: Place {
+        if let position = gps.position ?? gps.lastPosition { return Place(name: position.label, source: .gps) }
+        return Place(name: options.defaultName, source: .boardDefault)
+    }
+
+    /// The shown place became another one (a button, a removal, the first fix): the weather
+    /// of the old place must not be shown under the new name, so the repository starts over
+    /// for the new position and fetches at once.
+    mutating func placeChanged(_ moment: Moment, _ effects: inout [Effect]) {
+        model.place = shownPlace
+        let position = shownPosition
+        if weather.position.map({ $0.degreesApart(from: position.rounded()) > Self.samePlace }) ?? true {
+            weatherToken &+= 1  // an answer for the old place is dropped when it comes
+            weather.wipe()
+        }
+        weather.updatePosition(position, now: moment.now)
+        refreshWeatherPanel(moment)
+        refreshBrightness(moment, &effects)
+        frameDirty = true
+    }
+
+    /// Within this many degrees a new position is the same place for the weather: the
+    /// repository's own rule (a fetch after a 0.05° move, not sooner than 60 s) applies.
+    static let samePlace = 0.25
+
+    /// The store after a commit, a retry or a change of health.
+    mutating func stored(_ state: StoreState, _ health: StoreHealth, _ moment: Moment, _ effects: inout [Effect]) {
+        let settingsChanged = state.settings != store.settings
+        let listChanged = state.locations != store.locations
+        store = state
+        if health != storeHealth { storeHealth = health }
+        refusal = nil
+        if case .saved(let id) = shown, state.index(of: id) == nil { shown = .here }
+        if let removal = pendingRemoval, state.index(of: removal.location.id) == nil { pendingRemoval = nil }
+        if settingsChanged {
+            model.settings = state.settings
+            frameDirty = true
+            effects.append(.log(.settings(state.settings)))
+            refreshBrightness(moment, &effects)
+        }
+        if listChanged {
+            model.place = shownPlace
+            frameDirty = true
+        }
+    }
+
+    /// The location service's news: the state for the marks and the status screen, and the
+    /// position for the first entry. The first fix (or one far from where the weather is for)
+    /// makes the first entry another place.
+    mutating func gps(_ report: GPSReport, _ moment: Moment, _ effects: inout [Effect]) {
+        let before = herePosition.rounded()
+        gps = report
+        let mark = GPSMark(report)
+        if model.gps != mark {
+            model.gps = mark
+            frameDirty = true
+        }
+        guard shown == .here else { return }
+        let after = herePosition.rounded()
+        if before != after {
+            model.place = shownPlace
+            frameDirty = true
+        }
+        if let position = report.position {
+            if let current = weather.position, current.degreesApart(from: position.rounded()) <= Self.samePlace {
+                weather.updatePosition(position, now: moment.now)
+            } else if before != after {
+                placeChanged(moment, &effects)
+            }
+        } else if before != after {
+            placeChanged(moment, &effects)
+        }
+    }
+}
+
+extension GPSMark {
+    init(_ report: GPSReport) {
+        switch report.kind {
+        case .fix: self = .fix
+        case .stale: self = .stale
+        case .noFix, .waiting: self = .noFix(satellites: report.satellites)
+        case .noDevice, .noData, .noValidSentences: self = .noReceiver
+        }
+    }
+}

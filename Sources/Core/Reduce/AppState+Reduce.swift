@@ -1,0 +1,147 @@
+import HAL
+import Screens
+import Store
+import Weather
+
+extension AppState {
+    /// Applies one event at `moment` and appends what the runtime must do to `effects`.
+    ///
+    /// The one way the state changes. `effects` is the caller's buffer (reserved once), so an
+    /// event allocates nothing unless its own work does (a new forecast, a new status line).
+    public mutating func reduce(_ event: Event, at moment: Moment, into effects: inout [Effect]) {
+        clockSource = moment.source
+        switch event {
+        case .start:
+            start(moment, &effects)
+        case .tick:
+            break
+        case .button(let gesture):
+            button(gesture, moment, &effects)
+        case .gps(let report):
+            gps(report, moment, &effects)
+        case .store(let state, let health):
+            stored(state, health, moment, &effects)
+        case .refused(let change, let error):
+            refusal = error.description
+            effects.append(.log(.text("store refused \(Self.describe(change)): \(error)")))
+            frameDirty = true
+        case .weatherRestored(let report, let validators):
+            restore(report, validators, moment, &effects)
+        case .weather(let token, let outcome):
+            weatherOutcome(token, outcome, moment, &effects)
+        case .zone(let rules, let source):
+            zone = rules
+            zoneSource = source
+            refreshTime(moment, &effects, force: true)
+            refreshWeatherPanel(moment)
+        case .zoneFailed(let name, let reason):
+            effects.append(.log(.text("zone \(name): \(reason); keeping \(zone.identifier)")))
+        case .indoor(let reading):
+            if indoor != reading {
+                indoor = reading
+                model.indoor = IndoorPanel(reading)
+                if screen == .indoor { frameDirty = true }
+            }
+        case .display(let health):
+            if display != health {
+                display = health
+                if case .failing(let why) = health { effects.append(.log(.text("display: \(why)"))) }
+            }
+        case .droppedEdges(let total):
+            droppedEdges = total
+        }
+        timers(moment, &effects)
+        refreshStatus(moment)
+    }
+
+    /// When the runtime must send `.tick` even if nothing else happens: the next minute, fetch,
+    /// sensor reading, orbit step, screen rotation or committed removal, whichever is first.
+    public var nextDeadline: Instant? {
+        var next: Instant? = nil
+        func consider(_ instant: Instant?) {
+            guard let instant else { return }
+            next = next.map { Swift.min($0, instant) } ?? instant
+        }
+        consider(nextMinute)
+        consider(weather.nextAttempt)
+        consider(nextSensor)
+        consider(nextOrbit)
+        consider(nextRotation)
+        consider(pendingRemoval?.deadline)
+        return next
+    }
+
+    // MARK: Start and timers
+
+    private mutating func start(_ moment: Moment, _ effects: inout [Effect]) {
+        let now = moment.now
+        if let zone = options.boardZone {
+            requestedZone = zone
+            effects.append(.loadZone(zone, .board))
+        }
+        if options.hasSensor { nextSensor = now }
+        if options.orbit { nextOrbit = now + options.orbitEvery }
+        if let every = options.rotateEvery { nextRotation = now + every }
+        model.settings = store.settings
+        placeChanged(moment, &effects)
+        refreshTime(moment, &effects, force: true)
+        frameDirty = true
+    }
+
+    /// Everything that is due by `moment`: the minute, the orbit, the rotation, the sensor, the
+    /// committed removal, and the weather repository's next order. Runs after every event, so
+    /// a deadline missed while the loop was busy is met at the next wake-up.
+    private mutating func timers(_ moment: Moment, _ effects: inout [Effect]) {
+        let now = moment.now
+        if let due = nextMinute, due <= now { refreshTime(moment, &effects, force: false) }
+        if let due = nextOrbit, due <= now {
+            orbitStep &+= 1
+            nextOrbit = Self.following(due, every: options.orbitEvery, after: now)
+            frameDirty = true
+        }
+        if let every = options.rotateEvery, let due = nextRotation, due <= now {
+            screen = next(after: screen)
+            nextRotation = Self.following(due, every: every, after: now)
+            frameDirty = true
+        }
+        if let due = nextSensor, due <= now {
+            effects.append(.measureIndoor)
+            nextSensor = Self.following(due, every: options.sensorEvery, after: now)
+        }
+        if let removal = pendingRemoval, removal.deadline <= now {
+            pendingRemoval = nil
+            effects.append(.commit(.removeLocation(removal.location.id)))
+        }
+        if let order = weather.nextOrder(now: now) {
+            weatherToken &+= 1
+            effects.append(.fetchWeather(order, token: weatherToken))
+            refreshWeatherPanel(moment)
+        }
+    }
+
+    /// The next instant on the grid `start + k·every` after `now` (a periodic deadline that
+    /// stays on its grid however late it is met).
+    static func following(_ start: Instant, every: Duration, after now: Instant) -> Instant {
+        let late = (now - start).nanoseconds / every.nanoseconds
+        return start + .nanoseconds(every.nanoseconds &* (late + 1))
+    }
+
+    static func describe(_ change: StoreChange) -> String {
+        switch change {
+        case .settings: "the settings"
+        case .addLocation(let location): "saving \(location.name)"
+        case .removeLocation(let id): "removing location \(id)"
+        case .renameLocation(let id, _): "renaming location \(id)"
+        case .moveLocation(let id, _): "moving location \(id)"
+        }
+    }
+}
+
+extension IndoorPanel {
+    init(_ reading: IndoorReading) {
+        switch reading {
+        case .reading(let t, let h, let p): self = .reading(temperature: t, humidity: h, pressure: p)
+        case .failed(let why): self = .offline(problem: why)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import HAL
+import Screens
+import Store
+import Weather
+
+/// The inputs of the status screen. Its lines are rebuilt (which allocates their text) only
+/// when one of these changes, so a minute tick or a GPS epoch with nothing new builds nothing.
+struct StatusKey: Equatable {
+    var gps: GPSReport.Kind
+    var satellites: Int?
+    var threeD: Bool
+    var weather: LoadingState<WeatherReport, WeatherError>
+    var store: StoreHealth
+    var places: Int
+    var refusal: String?
+    var notice: String?
+    var display: DisplayHealth
+    var clock: ClockSource
+    var zone: String
+    var zoneSource: ZoneSource
+    var indoor: String?
+    var droppedEdges: Int
+}
+
+extension AppState {
+    var currentStatusKey: StatusKey {
+        var indoorProblem: String?
+        if case .failed(let why)? = indoor { indoorProblem = why }
+        return StatusKey(
+            gps: gps.kind, satellites: gps.satellites, threeD: gps.threeD, weather: weather.state, store: storeHealth,
+            places: store.locations.count, refusal: refusal, notice: notice, display: display, clock: clockSource,
+            zone: zone.identifier, zoneSource: zoneSource, indoor: indoorProblem, droppedEdges: droppedEdges)
+    }
+
+    mutating func refreshStatus(_ moment: Moment) {
+        let key = currentStatusKey
+        guard key != statusKey else { return }
+        statusKey = key
+        model.statusLines = statusLines
+        if screen == .status { frameDirty = true }
+    }
+
+    /// The status screen, one short line per part; `isProblem` lines come first on a panel
+    /// with fewer rows than lines.
+    public var statusLines: [StatusLine] {
+        var lines: [StatusLine] = []
+        lines.reserveCapacity(8)
+        lines.append(gpsLine)
+        lines.append(StatusLine.weather(weather.state, zone: zone, provider: options.provider))
+        lines.append(storeLine)
+        lines.append(clockLine)
+        switch display {
+        case .ok: lines.append(StatusLine("Disp", "ok"))
+        case .failing(let why): lines.append(StatusLine("Disp", why, isProblem: true))
+        }
+        if options.hasSensor {
+            switch indoor {
+            case .failed(let why)?: lines.append(StatusLine("Sens", why, isProblem: true))
+            case .reading?: lines.append(StatusLine("Sens", "ok"))
+            case nil: lines.append(StatusLine("Sens", "starting"))
+            }
+        }
+        if let notice {
+            lines.append(StatusLine("Btn", notice, isProblem: true))
+        } else if droppedEdges > 0 {
+            lines.append(StatusLine("Btn", "\(droppedEdges) edges lost", isProblem: true))
+        }
+        return lines
+    }
+
+    private var gpsLine: StatusLine {
+        let satellites = gps.satellites.map { ", \($0) sat" } ?? ""
+        switch gps.kind {
+        case .fix: return StatusLine("GPS", "\(gps.threeD ? "3D" : "2D") fix\(satellites)")
+        case .waiting: return StatusLine("GPS", "starting")
+        case .noFix: return StatusLine("GPS", "no fix\(satellites)", isProblem: true)
+        case .stale: return StatusLine("GPS", "fix lost", isProblem: true)
+        case .noDevice: return StatusLine("GPS", "no receiver", isProblem: true)
+        case .noData: return StatusLine("GPS", "silent: wiring?", isProblem: true)
+        case .noValidSentences: return StatusLine("GPS", "garbled: baud?", isProblem: true)
+        }
+    }
+
+    private var storeLine: StatusLine {
+        if let refusal { return StatusLine("Store", "refused: \(refusal)", isProblem: true) }
+        switch storeHealth {
+        case .healthy:
+            let n = store.locations.count
+            return StatusLine("Store", "ok, \(n) place\(n == 1 ? "" : "s")")
+        case .degraded(_, let pending): return StatusLine("Store", "not saving, \(pending) kept", isProblem: true)
+        case .readOnly: return StatusLine("Store", "read-only", isProblem: true)
+        case .damaged: return StatusLine("Store", "damaged, check", isProblem: true)
+        }
+    }
+
+    private var clockLine: StatusLine {
+        let zoneName = zoneSource == .utc ? "UTC, no zone" : zone.identifier
+        switch clockSource {
+        case .system: return StatusLine("Clock", "NTP, \(zoneName)")
+        case .gps: return StatusLine("Clock", "GPS, \(zoneName)")
+        case .none: return StatusLine("Clock", "not set yet", isProblem: true)
+        }
+    }
+}

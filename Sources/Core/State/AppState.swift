@@ -1,0 +1,100 @@
+import HAL
+import Screens
+import Store
+import Weather
+
+/// The single source of truth of the device (ARCHITECTURE §2, the seed's repository): the
+/// settings and places from the store, what is shown, the state of every part, and the
+/// `ScreenModel` the screens draw, kept up to date as events arrive.
+///
+/// Only `reduce` changes it. It holds no references to hardware and reads no clock: every
+/// instant comes in a `Moment`, so a test drives a day of the device with values.
+public struct AppState {
+    public let options: DeviceOptions
+
+    // Store
+    /// What the store holds, changes kept in memory while it is degraded included.
+    public internal(set) var store: StoreState
+    public internal(set) var storeHealth: StoreHealth
+    /// Why the store refused the last change, until the next change it accepts.
+    public internal(set) var refusal: String?
+
+    // What is shown
+    public internal(set) var shown: ShownPlace = .here
+    /// A place removed from the list but not yet from the store: a long press of `button`
+    /// before `deadline` brings it back; at the deadline the removal is committed.
+    public internal(set) var pendingRemoval: PendingRemoval?
+    public internal(set) var screen: Screen = .now
+    /// The last thing a button could not do ("no GPS fix to save"), for the status screen.
+    public internal(set) var notice: String?
+
+    // Parts
+    public internal(set) var gps: GPSReport = .starting
+    public internal(set) var weather: WeatherRepository<SeededRandom>
+    /// The token of the newest fetch ordered; outcomes of older ones are dropped.
+    public internal(set) var weatherToken: UInt64 = 0
+    public internal(set) var zone: ZoneRules = .utc
+    public internal(set) var zoneSource: ZoneSource = .utc
+    public internal(set) var clockSource: ClockSource = .none
+    public internal(set) var indoor: IndoorReading?
+    public internal(set) var display: DisplayHealth = .ok
+    public internal(set) var droppedEdges = 0
+    public internal(set) var dimmed = false
+    /// Which position of the burn-in orbit the frame is drawn at.
+    public internal(set) var orbitStep = 0
+
+    // What the screens draw
+    public internal(set) var model: ScreenModel
+    /// Something on the screen changed since the runtime last drew it; the runtime clears it.
+    public var frameDirty = true
+
+    // Deadlines (monotonic)
+    var nextMinute: Instant?
+    var nextOrbit: Instant?
+    var nextRotation: Instant?
+    var nextSensor: Instant?
+    /// The local minute and hour drawn last, so a tick that changes nothing draws nothing.
+    var shownMinute = -1
+    var shownHour = -1
+    var statusKey: StatusKey?
+    /// The zone name asked for last, so a report naming the same zone asks for nothing.
+    var requestedZone: String?
+
+    public init(options: DeviceOptions, store: StoreState, storeHealth: StoreHealth, seed: UInt64) {
+        self.options = options
+        self.store = store
+        self.storeHealth = storeHealth
+        weather = WeatherRepository(random: SeededRandom(seed: seed))
+        model = ScreenModel(
+            settings: store.settings, clock: nil, place: Place(name: options.defaultName, source: .boardDefault),
+            gps: .noReceiver, weather: WeatherPanel(forecast: nil))
+    }
+}
+
+/// Which place the screens are about: the virtual first entry (the GPS position, or the
+/// board's default location until the first fix), or a saved location by its stable id.
+public enum ShownPlace: Sendable, Equatable {
+    case here
+    case saved(LocationID)
+}
+
+public struct PendingRemoval: Sendable, Equatable {
+    public var location: SavedLocation
+    public var button: Int
+    public var deadline: Instant
+}
+
+/// A small, seedable generator for the weather repository's jitter (SplitMix64, Steele et al.,
+/// "Fast splittable pseudorandom number generators", OOPSLA 2014): a value, so the state stays
+/// a value and a test with the same seed sees the same schedule.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
