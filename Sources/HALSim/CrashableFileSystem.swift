@@ -55,6 +55,8 @@ public final class CrashableFileSystem: FileSystem {
     /// Total bytes all files may hold; writes past it are short, then fail with `.noSpace`.
     public var capacity: Int?
     public internal(set) var operationCount = 0
+    /// Bytes accepted by `write` since creation: what the store costs the medium.
+    public internal(set) var bytesWritten = 0
     var operationCounts: [Operation: Int] = [:]
     /// Called at the start of every operation with its kind and number (from 1).
     public var onOperation: ((Operation, Int) -> Void)?
@@ -126,6 +128,7 @@ public final class CrashableFileSystem: FileSystem {
             if count == 0 { throw FileSystemError(.noSpace) }
         }
         let written = Array(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
+        bytesWritten += count
         live.write(written, to: open.inode, at: start)
         markDirty(open.inode, from: min(start, size), to: start + count)
         pending.append(PendingChange(.write(inode: open.inode, offset: start, bytes: written), path: open.path))

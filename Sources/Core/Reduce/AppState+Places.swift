@@ -65,7 +65,7 @@ extension AppState {
     mutating func placeChanged(_ moment: Moment, _ effects: inout [Effect]) {
         model.place = shownPlace
         let position = shownPosition
-        if weather.position.map({ $0.degreesApart(from: position.rounded()) > Self.samePlace }) ?? true {
+        if weather.position.map({ $0.degreesApart(from: position.rounded()) > Self.samePlace }) ?? false {
             weatherToken &+= 1  // an answer for the old place is dropped when it comes
             weather.wipe()
         }

@@ -1,0 +1,125 @@
+import Core
+import Drivers
+import Graphics
+import HAL
+import Screens
+
+extension Device {
+    /// Draws the state's screen and sends what changed. A panel that does not answer is
+    /// retried with backoff (0.5 s doubling to 30 s); the driver initialises it again on the
+    /// next flush, so a panel that lost power comes back by itself.
+    func draw() {
+        let now = moment.now
+        if let retry = displayRetryAt, now < retry { return }
+        if let busy = lcdBusyUntil, now < busy { return }
+        switch display {
+        case .oled(var driver):
+            OLEDScreens.render(state.model, state.screen, into: &canvas)
+            let offset = state.orbitOffset
+            frame.copy(canvas, offsetX: offset.x, offsetY: offset.y)
+            do {
+                let report = try driver.flush(frame)
+                display = .oled(driver)
+                flushed(report)
+            } catch {
+                display = .oled(driver)
+                displayFailed(error)
+            }
+        case .lcd(var driver):
+            CharacterScreens.render(state.model, state.screen, into: &characters)
+            do {
+                let progress = try driver.flush(characters, now: now)
+                display = .lcd(driver)
+                switch progress {
+                case .busy(let until): lcdBusyUntil = until
+                case .done(let report): flushed(report)
+                }
+            } catch {
+                display = .lcd(driver)
+                displayFailed(error)
+            }
+        }
+    }
+
+    func flushed(_ report: FlushReport) {
+        lcdBusyUntil = nil
+        state.frameDirty = false
+        counters.frames += 1
+        account(report)
+        counters.lastFlushPayloadBytes = report.payloadBytes
+        counters.lastFlushBitTimes = report.bitTimes
+        if displayFailures > 0 {
+            displayFailures = 0
+            displayRetryAt = nil
+            send(.display(.ok))
+        }
+    }
+
+    func account(_ report: FlushReport) {
+        counters.busTransactions += report.transactions
+        counters.busPayloadBytes += report.payloadBytes
+        counters.busBitTimes += report.bitTimes
+    }
+
+    func displayFailed(_ error: I2CError) {
+        counters.flushFailures += 1
+        displayFailures += 1
+        let exponent = min(displayFailures - 1, 6)
+        displayRetryAt = moment.now + min(.milliseconds(500) * (1 << exponent), .seconds(30))
+        if displayFailures == 1 { send(.display(.failing(Self.displayProblem(error)))) }
+    }
+
+    static func displayProblem(_ error: I2CError) -> String {
+        switch error.kind {
+        case .noAcknowledge: "no answer (NACK)"
+        case .timeout: "bus timeout"
+        case .arbitrationLoss: "bus conflict"
+        default: "bus error"
+        }
+    }
+
+    /// The night level: contrast and pre-charge together on an OLED (device-runtime.md §3);
+    /// a character LCD keeps its backlight.
+    func setDimmed(_ dim: Bool) {
+        guard case .oled(var driver) = display else { return }
+        do {
+            account(try driver.setBrightness(dim ? .dim : .normal))
+        } catch {
+            displayFailed(error)
+        }
+        display = .oled(driver)
+    }
+}
+
+extension Framebuffer {
+    /// Copies `source` into this frame moved `offsetX` pixels right and `offsetY` down, the
+    /// rest blank: whole bytes per column, a shift across page boundaries when `offsetY` is not
+    /// a multiple of 8. No allocation; the burn-in orbit's one cost per frame.
+    mutating func copy(_ source: Framebuffer, offsetX: Int, offsetY: Int) {
+        let width = self.width
+        let pages = self.pages
+        let sourceWidth = source.width
+        let sourcePages = source.pages
+        let pageShift = offsetY >> 3
+        let bitShift = UInt8(offsetY & 7)
+        source.withUnsafeBytes { src in
+            withUnsafeMutableBytes { dst in
+                for page in 0..<pages {
+                    let upper = page - pageShift
+                    let lower = upper - 1
+                    for x in 0..<width {
+                        let sx = x - offsetX
+                        var byte: UInt8 = 0
+                        if sx >= 0 && sx < sourceWidth {
+                            if upper >= 0 && upper < sourcePages { byte = src[upper * sourceWidth + sx] << bitShift }
+                            if bitShift > 0, lower >= 0, lower < sourcePages {
+                                byte |= src[lower * sourceWidth + sx] >> (8 - bitShift)
+                            }
+                        }
+                        dst[page * width + x] = byte
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Core
+import Drivers
+import HAL
+import Store
+import SystemPackage
+import Weather
+
+extension Device {
+    /// Carries out one effect. What it learns goes back to the logic as a follow-up event,
+    /// handled in the same `send` after the effects of the event that asked.
+    func perform(_ effect: Effect) {
+        switch effect {
+        case .commit(let change):
+            commit(change)
+        case .fetchWeather(let order, let token):
+            counters.fetches += 1
+            link.send(order, token: token)
+        case .saveWeatherCache(let token):
+            saveWeatherCache(token)
+        case .loadZone(let name, let source):
+            switch dependencies.loadZone(name) {
+            case .success(let rules): followUps.append(.zone(rules, source))
+            case .failure(let error): followUps.append(.zoneFailed(name, reason: error.description))
+            }
+        case .measureIndoor:
+            if sensorDue == nil { measure() }
+        case .setDimmed(let dim):
+            setDimmed(dim)
+        case .log(let line):
+            dependencies.log(moment.now, line)
+        }
+    }
+
+    /// One atomic commit: the logic hears the store's new content (`.store`) or the refusal.
+    func commit(_ change: StoreChange) {
+        counters.commits += 1
+        do throws(StoreError) {
+            _ = try store.store.commit(change)
+            reportStoreIfChanged()
+        } catch {
+            followUps.append(.refused(change, error))
+        }
+    }
+
+    // MARK: Weather
+
+    func delivered(_ delivery: WeatherDelivery) {
+        if case .success(.report(let report, _)) = delivery.result.outcome, let response = delivery.result.response {
+            pendingResponse = (delivery.token, WeatherCache(response: response, report: report, order: delivery.order))
+        }
+        send(.weather(token: delivery.token, delivery.result.outcome))
+    }
+
+    /// The last good answer to disk (temp file, sync, rename, directory sync); a failure is
+    /// logged and the old copy stays.
+    func saveWeatherCache(_ token: UInt64) {
+        guard let pending = pendingResponse, pending.token == token else { return }
+        pendingResponse = nil
+        if case .failure(let error) = pending.cache.save(in: stateDirectory, files: &files) {
+            dependencies.log(moment.now, .text("weather cache not saved: \(error)"))
+        }
+    }
+
+    /// The cache written by the last run, decoded by the same decoder as a fetch.
+    func restoreWeatherCache() {
+        switch WeatherCache.load(from: stateDirectory, files: &files) {
+        case .success(let cache):
+            switch decodeCache(cache) {
+            case .success(let report):
+                send(.weatherRestored(report, CacheValidators(lastModified: cache.lastModified)))
+            case .failure(let error):
+                dependencies.log(moment.now, .text("weather cache not used: \(error)"))
+            }
+        case .failure(let error):
+            if case .missing = error { return }
+            dependencies.log(moment.now, .text("weather cache not used: \(error)"))
+        }
+    }
+
+    // MARK: Sensor
+
+    /// One step of the sensor's cycle (identify and calibrate once, trigger, read when the
+    /// conversion is done); the sensor never sleeps the loop.
+    func measure() {
+        guard var driver = sensor else { return }
+        defer { sensor = driver }
+        do throws(BME280Error) {
+            switch try driver.measure(now: moment.now) {
+            case .busy(let until):
+                sensorDue = until
+            case .done(let measurement):
+                sensorDue = nil
+                followUps.isEmpty
+                    ? send(.indoor(Self.reading(measurement))) : followUps.append(.indoor(Self.reading(measurement)))
+            }
+        } catch {
+            sensorDue = nil
+            if state.indoor != .failed(Self.shortSensorProblem(error)) {
+                dependencies.log(moment.now, .text("sensor: \(error)"))
+            }
+            let reading = IndoorReading.failed(Self.shortSensorProblem(error))
+            followUps.isEmpty ? send(.indoor(reading)) : followUps.append(.indoor(reading))
+        }
+    }
+
+    static func reading(_ m: BME280Measurement) -> IndoorReading {
+        .reading(temperature: m.temperatureCelsius, humidity: m.humidityPercent, pressure: m.pressureHectopascals)
+    }
+
+    /// The few words of the status screen; the log has the whole line.
+    static func shortSensorProblem(_ error: BME280Error) -> String {
+        switch error {
+        case .noDevice: "no answer"
+        case .wrongChip: "wrong chip"
+        case .invalidCalibration: "bad calibration"
+        case .stuck: "stuck"
+        case .notMeasured: "no reading"
+        case .bus: "bus error"
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Core
+import GPS
+import HAL
+import Store
+import Weather
+
+extension Device {
+    /// One wake-up of the loop: everything that is readable or due at `clock.now()`.
+    public func service() {
+        counters.wakeups += 1
+        readMoment()
+        serviceGPS()
+        serviceButtons()
+        while let delivery = link.receive() { delivered(delivery) }
+        serviceStore()
+        if let due = sensorDue, due <= moment.now { measure() }
+        if let deadline = state.nextDeadline, deadline <= moment.now { send(.tick) }
+        if state.frameDirty { draw() }
+    }
+
+    // MARK: GPS
+
+    /// Reads what the receiver sent, lets the service time out what is due, and reports to the
+    /// logic only what changed: the kind of state, the rounded position, fix mode.
+    func serviceGPS() {
+        location.readAvailable()
+        location.tick()
+        let report = gpsReport()
+        guard report != lastGPS else { return }
+        var detailed = report
+        if report.kind != lastGPS.kind {
+            detailed.detail = location.statusLine(at: moment.now)
+            dependencies.log(moment.now, .text(detailed.detail))
+        }
+        lastGPS = report
+        send(.gps(detailed))
+    }
+
+    func gpsReport() -> GPSReport {
+        let kind: GPSReport.Kind
+        switch location.state(at: moment.now) {
+        case .noDevice: kind = .noDevice
+        case .waiting: kind = .waiting
+        case .noData: kind = .noData
+        case .noValidSentences: kind = .noValidSentences
+        case .noFix: kind = .noFix
+        case .fix: kind = .fix
+        case .stale: kind = .stale
+        }
+        let last = location.lastFix.flatMap { received in
+            received.fix.coordinate.map { Self.position($0.latitude.degrees, $0.longitude.degrees) }
+        }
+        let threeD = location.lastFix?.fix.mode == .threeD
+        // A satellite count that changes every few epochs is news only while searching.
+        let satellites = kind == .fix ? nil : location.latestEpoch?.satellitesUsed
+        return GPSReport(
+            kind: kind, position: kind == .fix ? last : nil, lastPosition: last, satellites: satellites,
+            threeD: kind == .fix && threeD)
+    }
+
+    /// Degrees rounded to 10⁻⁴ (~10 m): a receiver's jitter at rest is not news.
+    static func position(_ latitude: Double, _ longitude: Double) -> Position {
+        Position(latitude: (latitude * 10_000).rounded() / 10_000, longitude: (longitude * 10_000).rounded() / 10_000)
+    }
+
+    // MARK: Buttons
+
+    /// Every edge the kernel queued, oldest first, through the debouncer; a full buffer may
+    /// mean the kernel dropped edges, so the debouncer then checks the levels.
+    func serviceButtons() {
+        var count = 0
+        repeat {
+            do throws(GPIOError) {
+                count = try inputs.readEdges(into: edges)
+            } catch {
+                count = 0
+            }
+            for i in 0..<count {
+                gestures.consume(edges[i]) { gesture in self.gesture(gesture) }
+            }
+            if count == edges.count, let levels = try? inputs.levels() {
+                gestures.resynchronise(levels: levels, at: moment.now) { gesture in self.gesture(gesture) }
+                if gestures.overflowResyncs != state.droppedEdges { send(.droppedEdges(gestures.overflowResyncs)) }
+            }
+        } while count == edges.count
+        gestures.advance(to: moment.now) { gesture in self.gesture(gesture) }
+    }
+
+    func gesture(_ gesture: ButtonGesture) {
+        counters.gestures += 1
+        send(.button(gesture))
+    }
+
+    // MARK: Store
+
+    /// Lets a degraded store retry when its backoff has run out, and tells the logic when the
+    /// store's content or health changed behind a commit's back.
+    func serviceStore() {
+        if case .file(let fileStore) = store { fileStore.retryIfDue() }
+        reportStoreIfChanged()
+    }
+
+    func reportStoreIfChanged() {
+        let backing = store.store
+        let health = store.health
+        guard backing.sequence != lastStore.sequence || health != lastStore.health || backing.state != state.store else {
+            return
+        }
+        lastStore = (backing.sequence, health)
+        followUps.isEmpty ? send(.store(backing.state, health)) : followUps.append(.store(backing.state, health))
+    }
+}

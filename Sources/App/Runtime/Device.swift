@@ -1,0 +1,174 @@
+import Core
+import Drivers
+import GPS
+import Graphics
+import HAL
+import Screens
+import Store
+import SystemPackage
+import Weather
+
+/// The device: one `AppState`, the hardware it reads and drives, and the rules for turning the
+/// one into the other (ARCHITECTURE §4).
+///
+/// The loop (virtual, or poll(2) on Linux) calls `service()` whenever something may have
+/// happened (a descriptor is readable, `nextDeadline` passed) and nothing else. Each call reads
+/// what the GPS, the buttons and the network edge have, turns it into `Event`s, runs Core's
+/// reducer, carries out the `Effect`s, and draws a frame if the state says the screen changed.
+/// Nothing here sleeps or reads a clock other than the injected one. Every buffer is allocated
+/// in `init`: a wake-up with nothing new, an NMEA sentence, a minute tick and a button press
+/// through the commit, the render and the flush allocate nothing (`AppTests`, `Benchmarks/`).
+///
+/// Generic over every part of the HAL, as the drivers are over the bus, so the same runtime
+/// runs the simulated twins and the Linux backends.
+public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevices, Clock: DeviceClock, Files: FileSystem> {
+    public let clock: Clock
+    public internal(set) var state: AppState
+    public let location: LocationService<Serial, Clock>
+    public internal(set) var inputs: Inputs
+    public internal(set) var gestures: ButtonGestures
+    public let store: DeviceStore<Files, Clock>
+    /// Where the weather cache lives (the store's directory).
+    public let stateDirectory: FilePath
+    var files: Files
+    public internal(set) var display: DisplayUnit<Bus>
+    public internal(set) var sensor: BME280<Bus>?
+    public let link: any WeatherLink
+    /// Reads the disk cache with the provider's own decoder.
+    let decodeCache: (WeatherCache) -> Result<WeatherReport, WeatherError>
+    let dependencies: DeviceDependencies
+    public internal(set) var counters = DeviceCounters()
+
+    // Buffers, allocated once.
+    var effects: [Effect] = []
+    var followUps: [Event] = []
+    let edges: UnsafeMutableBufferPointer<Edge>
+    /// The frame on its way to the OLED, and the one the screens draw into before the orbit
+    /// moves it (narrower by the orbit's reach, so the move never cuts anything off).
+    var frame: Framebuffer
+    var canvas: Framebuffer
+    var characters: CharacterFrame
+
+    // Bookkeeping between wake-ups.
+    var moment: Moment
+    var lastGPS = GPSReport.starting
+    var lastStore: (sequence: UInt64, health: StoreHealth)
+    var sensorDue: Instant?
+    var displayRetryAt: Instant?
+    var displayFailures = 0
+    var lcdBusyUntil: Instant?
+    var pendingResponse: (token: UInt64, cache: WeatherCache)?
+    var started = false
+
+    public init<Service: WeatherService>(
+        options: DeviceOptions, clock: Clock, location: LocationService<Serial, Clock>, inputs: Inputs,
+        timing: [ButtonTiming], activeLow: [Bool], store: DeviceStore<Files, Clock>, stateDirectory: FilePath, files: Files,
+        display: DisplayUnit<Bus>, sensor: BME280<Bus>?, link: any WeatherLink, service: Service,
+        dependencies: DeviceDependencies, seed: UInt64
+    ) {
+        self.clock = clock
+        self.location = location
+        self.inputs = inputs
+        gestures = ButtonGestures(activeLow: activeLow, timing: timing)
+        self.store = store
+        self.stateDirectory = stateDirectory
+        self.files = files
+        self.display = display
+        self.sensor = sensor
+        self.link = link
+        decodeCache = { $0.report(using: service) }
+        self.dependencies = dependencies
+        let backing = store.store
+        state = AppState(options: options, store: backing.state, storeHealth: store.health, seed: seed)
+        lastStore = (backing.sequence, store.health)
+        effects.reserveCapacity(32)
+        followUps.reserveCapacity(32)
+        edges = .allocate(capacity: 64)
+        switch display {
+        case .oled(let driver):
+            let profile = driver.profile
+            frame = Framebuffer(width: profile.width, height: profile.height)
+            canvas = Framebuffer(width: profile.width - (options.orbit ? Orbit.reach.x : 0), height: profile.height)
+            characters = CharacterFrame(columns: 1, rows: 1)
+        case .lcd(let driver):
+            frame = Framebuffer(width: 1, height: 1)
+            canvas = frame
+            characters = CharacterFrame(columns: driver.geometry.columns, rows: driver.geometry.rows)
+        }
+        moment = Moment(now: clock.now(), wall: clock.wallTime(), source: .none)
+    }
+
+    deinit { edges.deallocate() }
+
+    /// Restores the weather cache, starts the display and draws the first frame.
+    public func start() {
+        guard !started else { return }
+        started = true
+        readMoment()
+        if case .oled(var driver) = display {
+            do {
+                let report = try driver.start()
+                account(report)
+            } catch {
+                displayFailed(error)
+            }
+            display = .oled(driver)
+        }
+        restoreWeatherCache()
+        send(.start)
+        service()
+    }
+
+    /// When `service()` must run again even if no descriptor becomes readable: the earliest of
+    /// the logic's deadlines, the GPS service's, a button's debounce or long-press threshold,
+    /// the store's retry, the sensor's conversion, the display's retry or busy LCD, and (in
+    /// simulation) the next network answer. Nil: only input can change anything.
+    public var nextDeadline: Instant? {
+        var next: Instant? = nil
+        func consider(_ instant: Instant?) {
+            guard let instant else { return }
+            next = next.map { min($0, instant) } ?? instant
+        }
+        consider(state.nextDeadline)
+        consider(location.nextDeadline)
+        consider(gestures.nextDeadline)
+        consider(store.nextRetry)
+        consider(sensorDue)
+        consider(link.nextDelivery)
+        if state.frameDirty {
+            consider(displayRetryAt)
+            consider(lcdBusyUntil)
+        }
+        return next
+    }
+
+    /// The time for this wake-up: the kernel's clock when it is synchronised, else GPS time the
+    /// `ClockGate` vouched for carried on the monotonic clock, else the unsynchronised guess.
+    func readMoment() {
+        let now = clock.now()
+        if dependencies.systemClockSynchronised() {
+            moment = Moment(now: now, wall: clock.wallTime(), source: .system)
+        } else if let vouched = location.clockTime {
+            let ms = vouched.time.millisecondsSinceEpoch
+            let wall = WallTime(seconds: ms / 1000, nanoseconds: Int32(ms % 1000) * 1_000_000) + (now - vouched.at)
+            moment = Moment(now: now, wall: wall, source: .gps)
+        } else {
+            moment = Moment(now: now, wall: clock.wallTime(), source: .none)
+        }
+    }
+
+    /// Runs the reducer on `event` and carries out what it asks, then whatever those effects
+    /// report back, in order.
+    func send(_ event: Event) {
+        followUps.append(event)
+        var index = 0
+        while index < followUps.count {
+            let next = followUps[index]
+            index += 1
+            effects.removeAll(keepingCapacity: true)
+            state.reduce(next, at: moment, into: &effects)
+            for effect in effects { perform(effect) }
+        }
+        followUps.removeAll(keepingCapacity: true)
+    }
+}
