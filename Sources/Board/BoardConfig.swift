@@ -23,10 +23,13 @@ public struct BoardConfig: Sendable, Equatable {
     /// An IANA name such as `Europe/Berlin`; nil means "use the weather provider's zone for the
     /// shown location", which follows the device when it travels.
     public let timeZone: String?
+    /// Automatic screen rotation and the burn-in orbit; `.standard` when the file says nothing.
+    public let screens: ScreenConfig
 
     public init(
         name: String, gps: GPSConfig, display: DisplayConfig, buttons: [ButtonConfig],
-        sensor: SensorConfig?, defaultLocation: DefaultLocation, timeZone: String?
+        sensor: SensorConfig?, defaultLocation: DefaultLocation, timeZone: String?,
+        screens: ScreenConfig = .standard
     ) {
         self.name = name
         self.gps = gps
@@ -35,6 +38,7 @@ public struct BoardConfig: Sendable, Equatable {
         self.sensor = sensor
         self.defaultLocation = defaultLocation
         self.timeZone = timeZone
+        self.screens = screens
     }
 }
 

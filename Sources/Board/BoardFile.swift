@@ -62,7 +62,7 @@ extension BoardConfig {
 }
 
 extension BoardValidator {
-    static let topLevelKeys = ["schema", "name", "gps", "display", "buttons", "sensor", "defaultLocation", "timeZone"]
+    static let topLevelKeys = ["schema", "name", "gps", "display", "buttons", "sensor", "defaultLocation", "timeZone", "screens"]
 
     /// Validates the whole document. Sections are checked even after an earlier one failed,
     /// so one run lists everything; cross-checks run only between sections that are valid.
@@ -92,16 +92,19 @@ extension BoardValidator {
             .flatMap { self.defaultLocation($0, at: "defaultLocation") }
         let timeZoneValue = optional(root, "timeZone")
         let timeZone = timeZoneValue.flatMap { self.timeZone($0, at: "timeZone") }
+        let screensValue = optional(root, "screens")
+        let screens = screensValue.flatMap { self.screens($0, at: "screens") }
 
         if let display, let sensor { checkAddressClash(display: display, sensor: sensor) }
         if let buttons { checkReservedPins(buttons, display: display, sensor: sensor, gps: gps) }
 
         guard let name, let gps, let display, let buttons, let location,
-            sensorValue == nil || sensor != nil, timeZoneValue == nil || timeZone != nil
+            sensorValue == nil || sensor != nil, timeZoneValue == nil || timeZone != nil,
+            screensValue == nil || screens != nil
         else { return nil }
         return BoardConfig(
             name: name, gps: gps, display: display, buttons: buttons, sensor: sensor,
-            defaultLocation: location, timeZone: timeZone)
+            defaultLocation: location, timeZone: timeZone, screens: screens ?? .standard)
     }
 
     /// True (after reporting it) when the file is newer than this build: then nothing else is

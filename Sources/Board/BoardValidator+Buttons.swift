@@ -4,8 +4,13 @@ import HAL
 /// Buttons: each one on its own line of a gpiochip found by label or line name, never by chip
 /// number (Pi 5 kernels renumbered the chips twice; see notes/linux-and-swift.md A2).
 extension BoardValidator {
-    static let buttonKeys = ["name", "chip", "line", "activeLow", "bias", "press", "longPress"]
+    static let buttonKeys = ["name", "chip", "line", "activeLow", "bias", "press", "longPress", "debounceMs", "longPressMs"]
     static let maximumButtons = 4
+    /// Milliseconds. 0 leaves debouncing to the kernel; tact switches settle within about 6 ms
+    /// (Ganssle), so beyond 200 ms the debounce only swallows quick presses.
+    static let debounceRange = 0...200
+    /// Milliseconds. Below 300 a firm short press turns long; above 5 s the button seems dead.
+    static let longPressRange = 300...5000
     /// Chip labels on which line `GPIOn` is offset `n`: the Pi 0–3, Pi 4 and Pi 5 header chips.
     static let raspberryPiChips: Set<String> = ["pinctrl-bcm2835", "pinctrl-bcm2711", "pinctrl-rp1"]
 
@@ -46,13 +51,29 @@ extension BoardValidator {
         let longPress = field(members, "longPress", at: path, default: defaults.longPress) {
             $0.choice($1, at: $2, of: ButtonAction.self)
         }
+        let debounce = field(members, "debounceMs", at: path, default: ButtonConfig.defaultDebounce) {
+            $0.milliseconds($1, at: $2, in: Self.debounceRange, what: "the debounce time",
+                why: "0 when the kernel debounces the line; a switch that bounces longer than 200 ms is broken")
+        }
+        let longPressDuration = field(members, "longPressMs", at: path, default: ButtonConfig.defaultLongPressDuration) {
+            $0.milliseconds($1, at: $2, in: Self.longPressRange, what: "the long-press time",
+                why: "below 300 a firm short press turns long; above 5000 the button seems dead")
+        }
         if let activeLow, let bias, (activeLow && bias == .pullDown) || (!activeLow && bias == .pullUp) {
             let rest = bias == .pullDown ? "low" : "high"
             report(FieldPath.member(path, "bias"), "\"\(bias.rawValue)\" with \"activeLow\": \(activeLow) makes the line rest \(rest), which reads as a button held down; a button to GND needs \"pull-up\" and \"activeLow\": true, a button to 3.3 V needs \"pull-down\" and \"activeLow\": false")
             return nil
         }
-        guard let name, let chip, let line, let activeLow, let bias, let press, let longPress else { return nil }
-        return ButtonConfig(name: name, chip: chip, line: line, activeLow: activeLow, bias: bias, press: press, longPress: longPress)
+        guard let name, let chip, let line, let activeLow, let bias, let press, let longPress, let debounce, let longPressDuration
+        else { return nil }
+        return ButtonConfig(
+            name: name, chip: chip, line: line, activeLow: activeLow, bias: bias, press: press, longPress: longPress,
+            debounce: debounce, longPressDuration: longPressDuration)
+    }
+
+    /// A whole number of milliseconds within `range`, as a `Duration`.
+    private mutating func milliseconds(_ value: JSONValue, at path: String, in range: ClosedRange<Int>, what: String, why: String) -> Duration? {
+        wholeNumber(value, at: path, in: range, unit: "milliseconds", what: what, why: why).map { .milliseconds($0) }
     }
 
     /// A chip label as `gpiodetect` prints it in brackets. Chip numbers and paths are refused

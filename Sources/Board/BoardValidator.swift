@@ -89,6 +89,24 @@ struct BoardValidator {
         return number
     }
 
+    /// A whole number within `range`, for counts and times: `unit` is what it counts
+    /// ("milliseconds"), `what` names it and `why` explains the bounds in the out-of-range message.
+    mutating func wholeNumber(
+        _ value: JSONValue, at path: String, in range: ClosedRange<Int>, unit: String, what: String, why: String
+    ) -> Int? {
+        let bounds = "\(range.lowerBound) to \(range.upperBound)"
+        guard let number = value.integer else {
+            let hint = if case .string(let text) = value, Int(text) != nil { " (write the number without quotes)" } else { "" }
+            report(path, "expected a whole number of \(unit) (\(bounds)), found \(value.kindDescription)\(hint)")
+            return nil
+        }
+        guard range.contains(number) else {
+            report(path, "\(number) is out of range; \(what) must be between \(range.lowerBound) and \(range.upperBound) \(unit) (\(why))")
+            return nil
+        }
+        return number
+    }
+
     /// One of an enumeration's raw values, with a suggestion for near misses.
     mutating func choice<Choice: RawRepresentable & CaseIterable>(
         _ value: JSONValue, at path: String, of type: Choice.Type

@@ -15,10 +15,25 @@ public struct ButtonConfig: Sendable, Equatable {
     public let bias: Bias
     public let press: ButtonAction
     public let longPress: ButtonAction
+    /// How long the line must rest at a new level before the change counts (`"debounceMs"`);
+    /// zero for a line that is debounced already (by the kernel or an RC filter). The runtime
+    /// hands this and `longPressDuration` to Core's `ButtonTiming`; Board does not depend on Core.
+    public let debounce: Duration
+    /// How long a hold lasts before it is a long press (`"longPressMs"`). Not `longPress`:
+    /// that name is the action.
+    public let longPressDuration: Duration
+
+    /// 20 ms, inside the 10–30 ms the device-runtime notes recommend (§2: Linux `gpio-keys`
+    /// defaults to 5 ms, Zephyr's to 30 ms).
+    public static let defaultDebounce = Duration.milliseconds(20)
+    /// 800 ms: a firm short press stays short, a deliberate hold needs no patience.
+    public static let defaultLongPressDuration = Duration.milliseconds(800)
 
     public init(
         name: String, chip: String?, line: LineReference, activeLow: Bool, bias: Bias,
-        press: ButtonAction, longPress: ButtonAction
+        press: ButtonAction, longPress: ButtonAction,
+        debounce: Duration = ButtonConfig.defaultDebounce,
+        longPressDuration: Duration = ButtonConfig.defaultLongPressDuration
     ) {
         self.name = name
         self.chip = chip
@@ -27,6 +42,8 @@ public struct ButtonConfig: Sendable, Equatable {
         self.bias = bias
         self.press = press
         self.longPress = longPress
+        self.debounce = debounce
+        self.longPressDuration = longPressDuration
     }
 
     /// Actions for the button at `index` when the file gives none (ARCHITECTURE §5):

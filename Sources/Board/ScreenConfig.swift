@@ -1,0 +1,26 @@
+/// What the device does with its screens over time, with nobody pressing a button.
+///
+/// Both settings are about the panel as much as the reader: an OLED pixel that stays lit for
+/// months wears out (Hackaday's 378-day SSD1306 test found burnt pixels "correlating with how
+/// often these pixels were on"), so a static weather screen needs either rotation or a moving
+/// frame (device-runtime notes §3).
+public struct ScreenConfig: Sendable, Equatable {
+    /// The range `"rotate"` accepts, in seconds.
+    public static let rotateRange: ClosedRange<Int> = 10...3600
+
+    /// Show the next screen this often (`"rotate"`, 10 s to 1 h); nil when only the buttons
+    /// change screens.
+    public let rotateEvery: Duration?
+    /// Move the whole frame by a few pixels every few minutes against OLED burn-in, as
+    /// Android's `BurnInProtectionHelper` does (`"orbit"`). OLEDs only: a character LCD does
+    /// not burn in and cannot move by pixels.
+    public let orbit: Bool
+
+    public init(rotateEvery: Duration? = nil, orbit: Bool = true) {
+        self.rotateEvery = rotateEvery
+        self.orbit = orbit
+    }
+
+    /// What a board file without `"screens"` gets: no automatic rotation, orbit on.
+    public static let standard = ScreenConfig()
+}
