@@ -134,6 +134,10 @@ public final class SimulatedButtons: DigitalInputs {
     /// Scheduled transitions not yet reached by the clock.
     public var scheduledTransitionCount: Int { schedule.count }
 
+    /// When the next scheduled transition happens: where a simulated loop must wake, as a real
+    /// one wakes when the line's event descriptor becomes readable.
+    public var nextTransition: Instant? { schedule.first?.time }
+
     public func readEdges(into buffer: UnsafeMutableBufferPointer<Edge>) throws(GPIOError) -> Int {
         update()
         var written = 0

@@ -73,7 +73,9 @@ enum BoardFileReader {
 
     static let limit = 1 << 20
 
-    static func read(_ path: String) -> Result<[UInt8], Failure> {
+    /// Reads `path` whole, refusing a file over `limit` bytes (a board file by default; the
+    /// simulator reads scripts and NMEA captures through it too).
+    static func read(_ path: String, limit: Int = BoardFileReader.limit) -> Result<[UInt8], Failure> {
         var files = LinuxFileSystem()
         let file: FileHandle
         do throws(FileSystemError) {

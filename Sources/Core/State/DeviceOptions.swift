@@ -47,14 +47,14 @@ public struct DeviceOptions: Sendable, Equatable {
 }
 
 extension DeviceOptions {
-    /// The options of a validated board file. An OLED gets the orbit; a character LCD has no
-    /// burn-in to fight and a cell grid that cannot move by a pixel.
-    public init(board: BoardConfig, rotateEvery: Duration? = nil, orbit: Bool = true) {
+    /// The options of a validated board file. An OLED gets the orbit unless the board turns it
+    /// off; a character LCD has no burn-in to fight and a cell grid that cannot move by a pixel.
+    public init(board: BoardConfig) {
         self.init(
             defaultName: board.defaultLocation.name,
             defaultPosition: Position(latitude: board.defaultLocation.latitude, longitude: board.defaultLocation.longitude),
             buttons: board.buttons.map { Buttons(press: $0.press, longPress: $0.longPress) },
-            hasSensor: board.sensor != nil, boardZone: board.timeZone, rotateEvery: rotateEvery,
-            orbit: orbit && board.display.kind.isOLED)
+            hasSensor: board.sensor != nil, boardZone: board.timeZone, rotateEvery: board.screens.rotateEvery,
+            orbit: board.screens.orbit && board.display.kind.isOLED)
     }
 }

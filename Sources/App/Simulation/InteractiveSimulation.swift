@@ -1,0 +1,112 @@
+import Glibc
+import HAL
+import HALLinux
+import SystemPackage
+
+/// `simulate` on a terminal: the simulated board runs in real time (or `speed` times faster),
+/// the panel is drawn in the terminal, and keys are the buttons.
+///
+/// The loop is the device's Linux loop (ARCHITECTURE §4): one `poll(2)` over the terminal,
+/// a timerfd armed at the board's next wake-up, a signalfd for SIGINT/SIGTERM/SIGHUP, and the
+/// eventfd a real weather fetch wakes it through. Virtual time follows the monotonic clock:
+/// at each wake-up the board is advanced to `start + speed × (real time elapsed)`.
+public final class InteractiveSimulation {
+    public let board: SimulatedBoard
+    public let terminal: TerminalSession
+    public let speed: Double
+    /// The descriptor a real weather fetch wakes the loop through.
+    public let wakeDescriptor: CInt?
+    private var keys: [UInt8] = []
+
+    public init(board: SimulatedBoard, terminal: TerminalSession, speed: Double, wakeDescriptor: CInt?) {
+        self.board = board
+        self.terminal = terminal
+        self.speed = speed
+        self.wakeDescriptor = wakeDescriptor
+        board.waitsForRealFetches = false
+    }
+
+    /// Runs until `q`, Ctrl-C, SIGINT/SIGTERM or a hang-up; the terminal is restored on the way
+    /// out. Returns the reason.
+    public func run() throws(Errno) -> String {
+        let calls = LiveSystemCalls()
+        let real = LinuxClock(calls: calls)
+        let signals = try SignalDescriptor(calls: calls)
+        let timer = try TimerDescriptor(calls: calls)
+        let poller = Poller(capacity: 4, calls: calls)
+        let keySlot = poller.add(terminal.input)
+        let timerSlot = poller.add(timer.fileDescriptor)
+        let signalSlot = poller.add(signals.fileDescriptor)
+        let wakeSlot = wakeDescriptor.map { poller.add($0) }
+        let realStart = real.now()
+        let virtualStart = board.clock.now()
+        func virtualTime(_ instant: Instant) -> Instant {
+            virtualStart + .nanoseconds(Int64(Double((instant - realStart).nanoseconds) * speed))
+        }
+        func realTime(_ instant: Instant) -> Instant {
+            realStart + .nanoseconds(Int64(Double((instant - virtualStart).nanoseconds) / speed))
+        }
+        board.start()
+        var drawnFrames = -1
+        var drawnSecond: Int64 = -1
+        while true {
+            // Wake at the board's next event, and at least every second for the status line.
+            let nextSecond = real.now() + .seconds(1)
+            let due = board.nextWake.map { min(realTime($0), nextSecond) } ?? nextSecond
+            try timer.arm(at: due)
+            _ = try poller.wait(timeout: nil)
+            if poller.isReadable(signalSlot), let signal = try signals.next() {
+                terminal.restore()
+                return signal == SIGHUP ? "hang-up" : "signal \(signal)"
+            }
+            if poller.isReadable(timerSlot) { _ = try timer.acknowledge() }
+            if let wakeSlot, poller.isReadable(wakeSlot) {
+                var count: UInt64 = 0
+                _ = read(wakeDescriptor!, &count, 8)
+            }
+            board.advance(to: max(virtualTime(real.now()), board.clock.now()))
+            if poller.revents(keySlot) != 0 {
+                keys.removeAll(keepingCapacity: true)
+                _ = terminal.readKeys(into: &keys)
+                if terminal.isHungUp {
+                    terminal.restore()
+                    return "hang-up"
+                }
+                for key in SimulatorKey.keys(in: keys) {
+                    switch key {
+                    case .quit:
+                        terminal.restore()
+                        return "quit"
+                    case .press(let button):
+                        board.note("key: press \(Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(button))))")
+                        board.apply(.press(button: button))
+                    case .hold(let button):
+                        board.note("key: hold \(Character(Unicode.Scalar(UInt8(ascii: "A") + UInt8(button))))")
+                        board.apply(.hold(button: button, duration: .milliseconds(1200)))
+                    }
+                }
+                board.wake()
+            }
+            let second = board.clock.wallTime().seconds
+            if board.device.counters.frames != drawnFrames || second != drawnSecond {
+                drawnFrames = board.device.counters.frames
+                drawnSecond = second
+                draw()
+            }
+        }
+    }
+
+    /// The panel, then the status line, then the keys.
+    public func draw() {
+        var lines: [String]
+        if let text = board.lcdLines {
+            lines = TerminalPicture.characterLCD(lines: text, columns: text.first?.count ?? 16)
+        } else {
+            lines = TerminalPicture.oled(board.glass)
+        }
+        let width = lines.first?.count ?? 80
+        lines.append(TerminalPicture.statusLine(board.statusLine, width: max(width, 60)))
+        lines.append(TerminalPicture.statusLine(SimulatorKey.help, width: max(width, 60)))
+        terminal.draw(lines)
+    }
+}

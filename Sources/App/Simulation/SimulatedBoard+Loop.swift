@@ -1,0 +1,110 @@
+import Core
+import HAL
+import HALSim
+
+extension SimulatedBoard {
+    /// The next instant anything can happen: a deadline of the device, the receiver's next
+    /// epoch, a contact moving. Nil when nothing ever will.
+    public var nextWake: Instant? {
+        var next = device.nextDeadline
+        func consider(_ instant: Instant?) {
+            guard let instant else { return }
+            next = next.map { min($0, instant) } ?? instant
+        }
+        if receiver != nil { consider(drive?.nextEpoch) }
+        consider(buttons.nextTransition)
+        return next
+    }
+
+    /// Runs the device up to `end` on the virtual clock, waking it exactly where a real loop
+    /// would wake. A fetch on a real network stops virtual time until it answers.
+    public func advance(to end: Instant) {
+        var stuck = 0
+        while true {
+            if waitsForRealFetches, device.link.isFetchingForReal {
+                device.link.waitForDelivery()
+                wake()
+                continue
+            }
+            guard let next = nextWake, next <= end else { break }
+            if next <= clock.now() {
+                // Due now again right after a wake-up: give it a millisecond rather than spin.
+                stuck += 1
+                if stuck > 3 {
+                    clock.advance(by: .milliseconds(1))
+                    stuck = 0
+                }
+            } else {
+                clock.advance(to: next)
+                stuck = 0
+            }
+            wake()
+        }
+        if end > clock.now() { clock.advance(to: end) }
+    }
+
+    /// Runs the device for `duration` more.
+    public func advance(by duration: Duration) { advance(to: clock.now() + duration) }
+
+    /// One wake-up: the receiver's due epochs on the wire, then the device's `service()`.
+    public func wake() {
+        if let receiver {
+            drive?.transmit(upTo: clock.now(), on: receiver.wire, pluggedIn: receiver.isPluggedIn)
+        }
+        let frames = device.counters.frames
+        device.service()
+        if device.counters.frames != frames { litMeter?.record(glass, at: clock.now()) }
+    }
+
+    // MARK: What a script or a key does
+
+    /// Carries out one scripted event now.
+    public func apply(_ action: SimulationScript.Action) {
+        switch action {
+        case .press(let button):
+            guard button < buttons.wiring.count else { return note("no button \(button)") }
+            buttons.press(button, holdFor: .milliseconds(120), bounce: .typical)
+        case .hold(let button, let duration):
+            guard button < buttons.wiring.count else { return note("no button \(button)") }
+            buttons.press(button, holdFor: duration, bounce: .typical)
+        case .gps(let plugged):
+            note(plugged ? "GPS receiver plugged in" : "GPS receiver unplugged")
+            plugged ? receiver?.plugIn() : receiver?.unplug()
+        case .network(let up):
+            note(up ? "network up" : "network down")
+            network?.transport.isReachable = up
+        case .i2cNack(let count):
+            note("display will not acknowledge the next \(count) transaction\(count == 1 ? "" : "s")")
+            bus.injectFault(.noAcknowledge(.address), at: displayAddress, count: count)
+        case .disk(let condition):
+            note("disk: \(condition)")
+            setup.disk.clearFaults()
+            setup.disk.isReadOnly = false
+            switch condition {
+            case .ok: break
+            case .eio: setup.disk.fail([.write, .synchronizeData, .synchronize, .synchronizeDirectory, .rename], with: .io)
+            case .enospc: setup.disk.fail([.write, .resize], with: .noSpace)
+            case .readOnly: setup.disk.isReadOnly = true
+            }
+        case .powerCut:
+            note("power cut")
+        }
+    }
+
+    /// Runs `script` from the start for `duration` of virtual time; stops early at a power cut.
+    /// Returns whether the run ended by a power cut.
+    @discardableResult
+    public func run(_ script: SimulationScript, duration: Duration) -> Bool {
+        let end = startInstant + duration
+        for step in script.steps where startInstant + step.at <= end {
+            advance(to: startInstant + step.at)
+            if case .powerCut = step.action {
+                apply(step.action)
+                return true
+            }
+            apply(step.action)
+        }
+        advance(to: end)
+        return false
+    }
+}

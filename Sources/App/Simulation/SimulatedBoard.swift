@@ -1,0 +1,191 @@
+import Board
+import Core
+import Drivers
+import GPS
+import HAL
+import HALLinux
+import HALSim
+import Store
+import SystemPackage
+import Weather
+
+/// The machine's own file system, for tzdata and `--state-dir`.
+public typealias HostFiles = LinuxFileSystem<LiveSystemCalls>
+
+/// The device on the simulated board: every part of a board file replaced by its twin on one
+/// `VirtualClock` — the panel's controller model on a simulated I²C bus, the BME280 model, a
+/// GPS receiver on a simulated serial port, push buttons that bounce, the crashable medium, the
+/// weather service's twin — and the same `Device` that runs on a Pi.
+///
+/// `advance(to:)` is the virtual loop: it wakes the device at every instant a real loop would
+/// wake (a deadline, a GPS epoch arriving, a contact moving, a network answer) and nowhere
+/// else, so a day runs as fast as the CPU allows and the wake-up count is the real one.
+public final class SimulatedBoard {
+    public typealias SimDevice = Device<SimulatedI2CBus, SimulatedButtons, SimulatedSerialDevices, VirtualClock, CrashableFileSystem>
+
+    public enum Panel {
+        case oled(OLEDControllerModel)
+        case lcd(HD44780Backpack)
+    }
+
+    public let setup: SimulationSetup
+    public let clock: VirtualClock
+    public let bus: SimulatedI2CBus
+    public let panel: Panel
+    public let displayAddress: UInt8
+    public let sensorModel: BME280Model?
+    public let buttons: SimulatedButtons
+    public let serial: SimulatedSerialDevices
+    /// The receiver at the board's GPS path; nil with `--gps none`.
+    public let receiver: SimulatedSerialDevices.Receiver?
+    public var drive: GPSDrive?
+    public let network: SimulatedWeatherLink<OpenMeteoService, SimulatedOpenMeteo, VirtualClock>?
+    public let device: SimDevice
+    /// What the device logged, with the virtual seconds since start.
+    public private(set) var timeline: [(seconds: Double, text: String)] = []
+    /// Also print each log line to standard error.
+    public var echoLog = false
+    /// Stop virtual time while a fetch is out on a real network (headless runs); the
+    /// interactive loop lets it run on and is woken when the answer comes.
+    public var waitsForRealFetches = true
+    public let startInstant: Instant
+    /// Per-pixel lit time of the OLED (nil on an LCD).
+    public internal(set) var litMeter: LitMeter?
+
+    public init(_ setup: SimulationSetup) {
+        self.setup = setup
+        let board = setup.board
+        let clock = VirtualClock(start: .zero, wallTime: setup.start)
+        self.clock = clock
+        startInstant = clock.now()
+        bus = SimulatedI2CBus(clock: clock)
+        bus.isLogging = false
+
+        // Display
+        let display: DisplayUnit<SimulatedI2CBus>
+        displayAddress = board.display.address.value
+        if let profile = board.display.oledProfile {
+            let model = OLEDControllerModel(Self.modelConfiguration(board.display))
+            bus.attach(model, at: profile.address)
+            panel = .oled(model)
+            display = .oled(OLEDDisplay(bus: bus, profile: profile))
+        } else {
+            let lcd = board.display.characterLCD!
+            let hz = 100_000
+            let geometry: HD44780Model.Geometry = lcd.geometry.rows == 4 ? .lcd20x4 : .lcd16x2
+            let model = HD44780Backpack(
+                geometry: geometry, pinMap: Self.wiring(board.display), clock: clock,
+                portTiming: .wire(I2CWireTiming(clockHz: hz)))
+            bus.attach(model, at: displayAddress)
+            panel = .lcd(model)
+            display = .lcd(
+                HD44780Display(
+                    bus: bus, address: displayAddress, pins: lcd.pins, geometry: lcd.geometry,
+                    timing: HD44780Timing(busClockHz: hz)))
+        }
+
+        // Sensor
+        var sensor: BME280<SimulatedI2CBus>?
+        if let config = board.sensor {
+            let model = BME280Model.datasheetExample(chipID: config.kind == .bme280 ? 0x60 : 0x58, clock: clock)
+            bus.attach(model, at: config.address.value)
+            sensorModel = model
+            sensor = BME280(
+                bus: bus, address: BME280Address(rawValue: config.address.value) ?? .primary,
+                temperatureOffset: config.temperatureOffset)
+        } else {
+            sensorModel = nil
+        }
+
+        // Buttons and GPS
+        buttons = SimulatedButtons(
+            clock: clock, lines: board.buttons.map { $0.activeLow ? .activeLow : .activeHigh }, seed: setup.seed)
+        serial = SimulatedSerialDevices(clock: clock)
+        let baud: BaudRate = if case .fixed(let rate) = board.gps.baud { rate } else { .b9600 }
+        switch setup.gps {
+        case .none:
+            receiver = nil
+        case .route:
+            receiver = serial.attach(FilePath(board.gps.device), baudRate: baud)
+            drive = GPSDrive.builtIn(
+                latitude: board.defaultLocation.latitude, longitude: board.defaultLocation.longitude,
+                startTime: setup.start, start: clock.now())
+        case .capture(let bytes):
+            receiver = serial.attach(FilePath(board.gps.device), baudRate: baud)
+            drive = GPSDrive(source: .capture(NMEACaptureScript.epochs(bytes)), start: clock.now())
+        }
+        let location = LocationService(
+            devices: serial, clock: clock, configuration: .init(path: FilePath(board.gps.device), baudRate: baud))
+
+        // Store
+        let store: DeviceStore<CrashableFileSystem, VirtualClock>
+        do {
+            store = .file(
+                try FileStore(
+                    files: setup.disk, clock: clock,
+                    configuration: FileStoreConfiguration(directory: setup.stateDirectory, readOnly: setup.readOnlyStore)))
+        } catch {
+            store = .memory(InMemoryStore(), reason: error.description)
+        }
+
+        // Weather
+        let service = OpenMeteoService(identity: ClientIdentity(contact: nil))
+        let link: any WeatherLink
+        switch setup.weather {
+        case .sample, .offline:
+            let zone = (try? setup.loadZone(setup.serviceZone).get()) ?? .utc
+            // The twin runs on the loop's thread only (the simulated link fetches inline).
+            nonisolated(unsafe) let sameThreadClock = clock
+            var twin = SimulatedOpenMeteo(
+                now: { sameThreadClock.wallTime() }, zone: zone, zoneName: zone.identifier, seed: setup.seed)
+            if case .offline = setup.weather { twin.isReachable = false }
+            let simulated = SimulatedWeatherLink(service: service, transport: twin, clock: clock)
+            network = simulated
+            link = simulated
+        case .live(let real):
+            network = nil
+            link = real
+        }
+
+        var options = DeviceOptions(board: board)
+        if let orbit = setup.orbit { options.orbit = orbit && board.display.kind.isOLED }
+        if let rotate = setup.rotateEvery { options.rotateEvery = rotate }
+        var log: (Instant, LogLine) -> Void = { _, _ in }
+        let synchronised = setup.systemClockSynchronised
+        device = Device(
+            options: options, clock: clock, location: location, inputs: buttons,
+            timing: board.buttons.map { ButtonTiming(debounce: $0.debounce, longPress: $0.longPressDuration) },
+            activeLow: board.buttons.map(\.activeLow), store: store, stateDirectory: setup.stateDirectory,
+            files: setup.disk, display: display, sensor: sensor, link: link, service: service,
+            dependencies: DeviceDependencies(
+                systemClockSynchronised: { synchronised }, loadZone: setup.loadZone, log: { log($0, $1) }),
+            seed: setup.seed)
+        log = { [unowned self] instant, line in self.record(instant, line) }
+    }
+
+    /// Starts the device (the first frame goes on the glass).
+    public func start() {
+        if case .oled(let model) = panel {
+            litMeter = LitMeter(width: model.configuration.width, height: model.configuration.height, start: clock.now())
+        }
+        let frames = device.counters.frames
+        device.start()
+        if device.counters.frames != frames { litMeter?.record(glass, at: clock.now()) }
+    }
+
+    private func record(_ instant: Instant, _ line: LogLine) {
+        let text: String
+        switch line {
+        case .settings(let s): text = "settings: \(SettingsText.describe(s))"
+        case .text(let t): text = t
+        }
+        let seconds = Double((instant - startInstant).nanoseconds) / 1e9
+        timeline.append((seconds, text))
+        if echoLog { printError("[\(DecimalText.text(seconds, places: 1))] \(text)") }
+    }
+
+    /// Adds a line of the simulation's own (a scripted fault, a key) to the timeline.
+    public func note(_ text: String) {
+        record(clock.now(), .text(text))
+    }
+}

@@ -1,0 +1,183 @@
+import Core
+import Glibc
+import HAL
+import Store
+import Weather
+
+/// What `simulate --headless --report FILE` writes: one JSON object with the settings, the
+/// places, what the store cost the medium, what the display cost the bus and the glass, how
+/// often the loop woke, the CPU it took, and the timeline of what the device logged.
+public struct SimulationReport {
+    public var board: SimulatedBoard
+    public var endedByPowerCut: Bool
+
+    public init(board: SimulatedBoard, endedByPowerCut: Bool) {
+        self.board = board
+        self.endedByPowerCut = endedByPowerCut
+    }
+
+    public var json: String {
+        let device = board.device
+        let state = device.state
+        let now = board.clock.now()
+        let seconds = Double((now - board.startInstant).nanoseconds) / 1e9
+        var w = JSONWriter()
+        w.open()
+        w.key("duration_seconds"); w.number(seconds, places: 3)
+        w.key("ended_by_power_cut"); w.bool(endedByPowerCut)
+        w.key("settings"); w.open()
+        w.key("temperature"); w.string("\(SettingsText.temperature(state.store.settings.temperature))")
+        w.key("units"); w.string("\(SettingsText.units(state.store.settings.units))")
+        w.key("time"); w.string("\(SettingsText.time(state.store.settings.time))")
+        w.key("brightness"); w.string("\(SettingsText.brightness(state.store.settings.brightness))")
+        w.close()
+        w.key("places"); w.openArray()
+        w.element(); w.open()
+        w.key("name"); w.string("GPS position (first entry)")
+        w.close()
+        for location in state.store.locations {
+            w.element(); w.open()
+            w.key("id"); w.number(Int(location.id.rawValue))
+            w.key("name"); w.string(location.name.value)
+            w.key("latitude"); w.number(location.coordinate.latitude, places: 7)
+            w.key("longitude"); w.number(location.coordinate.longitude, places: 7)
+            w.close()
+        }
+        w.closeArray()
+        w.key("shown"); w.open()
+        w.key("place"); w.string(state.model.place.name)
+        w.key("screen"); w.string(state.screen.rawValue)
+        w.close()
+        w.key("store"); w.open()
+        w.key("health"); w.string(state.storeHealth.description)
+        w.key("sequence"); w.number(Int(device.store.store.sequence))
+        w.key("bytes_written"); w.number(board.setup.disk.bytesWritten)
+        w.key("syncs"); w.number(
+            board.setup.disk.count(of: .synchronizeData) + board.setup.disk.count(of: .synchronize)
+                + board.setup.disk.count(of: .synchronizeDirectory))
+        w.close()
+        w.key("display"); w.open()
+        w.key("frames"); w.number(device.counters.frames)
+        w.key("bus_transactions"); w.number(device.counters.busTransactions)
+        w.key("bus_payload_bytes"); w.number(device.counters.busPayloadBytes)
+        w.key("flush_failures"); w.number(device.counters.flushFailures)
+        if let meter = board.litMeter {
+            var final = meter
+            final.close(at: now)
+            let highest = final.highest(until: now)
+            w.key("max_pixel_lit_fraction"); w.number(highest.fraction, places: 4)
+            w.key("max_pixel"); w.openArray()
+            w.element(); w.number(highest.x)
+            w.element(); w.number(highest.y)
+            w.closeArray()
+            w.key("mean_lit_fraction"); w.number(final.mean(until: now), places: 4)
+        } else {
+            w.key("max_pixel_lit_fraction"); w.null()
+        }
+        w.key("orbit"); w.bool(state.options.orbit)
+        w.key("model_errors"); w.number(board.panelErrors.count)
+        w.close()
+        w.key("gps"); w.string(state.model.gps == .fix ? "fix" : "\(state.gps.kind)")
+        w.key("weather"); w.open()
+        w.key("fetches"); w.number(device.counters.fetches)
+        w.key("state"); w.string(Self.describe(state.weather.state))
+        w.close()
+        w.key("gestures"); w.number(device.counters.gestures)
+        w.key("commits"); w.number(device.counters.commits)
+        w.key("wakeups"); w.number(device.counters.wakeups)
+        w.key("wakeups_per_second"); w.number(seconds > 0 ? Double(device.counters.wakeups) / seconds : 0, places: 3)
+        w.key("cpu_seconds"); w.number(Self.cpuSeconds(), places: 3)
+        w.key("timeline"); w.openArray()
+        for entry in board.timeline {
+            w.element(); w.open()
+            w.key("t"); w.number(entry.seconds, places: 3)
+            w.key("event"); w.string(entry.text)
+            w.close()
+        }
+        w.closeArray()
+        w.close()
+        return w.text
+    }
+
+    static func describe(_ state: LoadingState<WeatherReport, WeatherError>) -> String {
+        switch state {
+        case .idle: "idle"
+        case .loading: "loading"
+        case .success: "ok"
+        case .failure(let error, _): "failed: \(error.shortText)"
+        }
+    }
+
+    /// User and system CPU time of this process so far (getrusage).
+    public static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+}
+
+/// A minimal JSON writer: objects, arrays, strings with escapes, numbers without Foundation.
+struct JSONWriter {
+    private(set) var text = ""
+    private var needsComma = [false]
+
+    mutating func open() {
+        text += "{"
+        needsComma.append(false)
+    }
+
+    mutating func close() {
+        text += "}"
+        needsComma.removeLast()
+    }
+
+    mutating func openArray() {
+        text += "["
+        needsComma.append(false)
+    }
+
+    mutating func closeArray() {
+        text += "]"
+        needsComma.removeLast()
+    }
+
+    private mutating func separate() {
+        if needsComma[needsComma.count - 1] { text += "," }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    mutating func key(_ name: String) {
+        separate()
+        text += "\"\(name)\":"
+    }
+
+    mutating func element() { separate() }
+
+    mutating func string(_ value: String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\t": text += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    text.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        text += "\""
+    }
+
+    mutating func number(_ value: Int) { text += String(value) }
+    mutating func number(_ value: Double, places: Int) {
+        text += value.isFinite ? DecimalText.text(value, places: places, trimmingZeros: true) : "null"
+    }
+    mutating func bool(_ value: Bool) { text += value ? "true" : "false" }
+    mutating func null() { text += "null" }
+}

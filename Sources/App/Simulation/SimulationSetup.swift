@@ -1,0 +1,61 @@
+import Board
+import HAL
+import HALSim
+import SystemPackage
+import Weather
+
+/// What `simulate` and the scenario tests choose about a simulated device.
+public struct SimulationSetup {
+    public enum GPSChoice {
+        /// The built-in drive from the board's default location (`GPSDrive.builtIn`).
+        case route
+        /// No receiver at the board's GPS path.
+        case none
+        /// A recorded capture, replayed one epoch per second.
+        case capture([UInt8])
+    }
+
+    public enum WeatherChoice {
+        /// The simulated Open-Meteo (`SimulatedOpenMeteo`), reachable.
+        case sample
+        /// The simulated service with the network down from the start.
+        case offline
+        /// A real service through the daemon's own transport (`ThreadedWeatherLink`).
+        case live(any WeatherLink)
+    }
+
+    public var board: BoardConfig
+    public var gps: GPSChoice = .route
+    public var weather: WeatherChoice = .sample
+    /// The wall time the simulation starts at.
+    public var start: WallTime
+    public var seed: UInt64 = 1
+    /// Overrides the board's orbit setting (measurements with and without it); nil keeps it.
+    public var orbit: Bool?
+    /// Overrides the board's automatic screen rotation; nil keeps it.
+    public var rotateEvery: Duration??
+    /// Whether the kernel says the system clock is synchronised; false makes GPS time the
+    /// clock's source once the receiver's time is vouched for.
+    public var systemClockSynchronised = true
+    /// The zone the simulated weather service names for every place (the real one names the
+    /// place's own zone; the twin has no map of zones).
+    public var serviceZone: String = "Europe/Berlin"
+    /// The simulated medium the store and the weather cache live on, at `stateDirectory`.
+    public var disk = CrashableFileSystem()
+    public var stateDirectory: FilePath = "/state"
+    /// Open the store for reading only (as `store show` does): every change is refused.
+    public var readOnlyStore = false
+    /// Loads zones for the device (the host's tzdata by default).
+    public var loadZone: (String) -> Result<ZoneRules, ZoneError> = SimulationSetup.hostZone
+
+    public init(board: BoardConfig, start: WallTime) {
+        self.board = board
+        self.start = start
+    }
+
+    /// Zones from the machine's own tzdata (`/usr/share/zoneinfo`).
+    public static func hostZone(_ name: String) -> Result<ZoneRules, ZoneError> {
+        var files = HostFiles()
+        return ZoneRules.load(identifier: name, files: &files)
+    }
+}
