@@ -26,7 +26,8 @@ static bool has_duplicates(const unsigned int *offsets, size_t count) {
 }
 
 th_gpio_request *th_gpio_request_inputs(th_gpio_chip *chip, const unsigned int *offsets,
-                                        size_t count, th_gpio_bias bias, const char *consumer) {
+                                        size_t count, th_gpio_bias bias, unsigned long debounce_us,
+                                        const char *consumer) {
     int bias_value = th_gpio_bias_library_value(bias);
     if (count == 0 || count > TH_GPIO_MAX_LINES || bias_value < 0) {
         errno = EINVAL;
@@ -44,6 +45,7 @@ th_gpio_request *th_gpio_request_inputs(th_gpio_chip *chip, const unsigned int *
     memcpy(req->offsets, offsets, count * sizeof(*offsets));
 
 #ifdef TH_GPIOD_V1
+    (void)debounce_us;  // no debounce in uAPI v1: the caller debounces in software
     gpiod_line_bulk_init(&req->bulk);
     // Offsets past the end fail here with EINVAL (gpiod_chip_get_line).
     if (gpiod_chip_get_lines(chip->lib, req->offsets, (unsigned int)count, &req->bulk) < 0 ||
@@ -70,13 +72,24 @@ th_gpio_request *th_gpio_request_inputs(th_gpio_chip *chip, const unsigned int *
     if (!settings || !line_cfg || !req_cfg || !req->buffer ||
         gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_INPUT) < 0 ||
         gpiod_line_settings_set_edge_detection(settings, GPIOD_LINE_EDGE_BOTH) < 0 ||
-        gpiod_line_settings_set_bias(settings, (enum gpiod_line_bias)bias_value) < 0 ||
-        gpiod_line_config_add_line_settings(line_cfg, req->offsets, count, settings) < 0) {
+        gpiod_line_settings_set_bias(settings, (enum gpiod_line_bias)bias_value) < 0) {
         goto fail;
     }
+    // Part of the request: the kernel cannot change the period while edge detection is on.
+    gpiod_line_settings_set_debounce_period_us(settings, debounce_us);
+    if (gpiod_line_config_add_line_settings(line_cfg, req->offsets, count, settings) < 0) goto fail;
     gpiod_request_config_set_consumer(req_cfg, consumer);
     req->lib = gpiod_chip_request_lines(chip->lib, req_cfg, line_cfg);
     if (!req->lib || set_nonblocking(gpiod_line_request_get_fd(req->lib)) < 0) goto fail;
+    if (debounce_us > 0) {
+        // Ask the kernel what it applied rather than trusting the request: 0 means debounce
+        // in software after all.
+        struct gpiod_line_info *info = gpiod_chip_get_line_info(chip->lib, req->offsets[0]);
+        if (info) {
+            req->debounce_us = gpiod_line_info_get_debounce_period_us(info);
+            gpiod_line_info_free(info);
+        }
+    }
     gpiod_line_settings_free(settings);
     gpiod_line_config_free(line_cfg);
     gpiod_request_config_free(req_cfg);
@@ -90,6 +103,10 @@ fail:
     });
     return NULL;
 #endif
+}
+
+unsigned long th_gpio_request_debounce_us(const th_gpio_request *request) {
+    return request->debounce_us;
 }
 
 int th_gpio_request_fd_count(const th_gpio_request *request) {

@@ -31,6 +31,8 @@ struct th_gpio_chip {
 struct th_gpio_request {
     size_t count;
     unsigned int offsets[TH_GPIO_MAX_LINES];
+    // What the kernel reported for the first line after the request (v2 only; 0 on v1).
+    unsigned long debounce_us;
 #ifdef TH_GPIOD_V1
     // v1 requests each line with its own GPIO_GET_LINEEVENT_IOCTL, so each has its own event
     // descriptor and its own kernel FIFO. A batch read from one descriptor can hold more than

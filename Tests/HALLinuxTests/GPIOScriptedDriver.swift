@@ -14,7 +14,8 @@ final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
         case chipLineCount
         case chipFindLine(String)
         case chipClose
-        case requestInputs(offsets: [UInt32], bias: th_gpio_bias, consumer: String)
+        case requestInputs(offsets: [UInt32], bias: th_gpio_bias, debounceMicroseconds: UInt = 0, consumer: String)
+        case requestDebounce
         case requestDescriptorCount
         case requestDescriptor(CInt)
         case requestReadEdges(capacity: Int)
@@ -36,6 +37,10 @@ final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
     /// Edges handed out by `requestReadEdges`, up to the capacity asked for.
     var pendingEdges: [th_gpio_edge] = []
     var values: UInt32 = 0
+    /// What `requestDebounce` reports: the period asked for (libgpiod 2.x) when true, 0 (1.6)
+    /// when false.
+    var kernelDebounces = true
+    private var askedDebounce: CUnsignedLong = 0
 
     /// The next `errnos.count` calls named `name` fail, in order, with these errno values.
     func fail(_ name: String, with errnos: Int32...) { script.fail(name, with: errnos) }
@@ -78,12 +83,17 @@ final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
     func chipClose(_ chip: OpaquePointer) { script.record(.chipClose) }
     func requestInputs(
         _ chip: OpaquePointer, _ offsets: UnsafePointer<CUnsignedInt>, _ count: Int,
-        _ bias: th_gpio_bias, _ consumer: UnsafePointer<CChar>
+        _ bias: th_gpio_bias, _ debounceMicroseconds: CUnsignedLong, _ consumer: UnsafePointer<CChar>
     ) -> OpaquePointer? {
         let call = Call.requestInputs(
             offsets: Array(UnsafeBufferPointer(start: offsets, count: count)), bias: bias,
-            consumer: String(cString: consumer))
+            debounceMicroseconds: UInt(debounceMicroseconds), consumer: String(cString: consumer))
+        askedDebounce = debounceMicroseconds
         return failing(call) ? nil : Self.request
+    }
+    func requestDebounce(_ request: OpaquePointer) -> CUnsignedLong {
+        script.record(.requestDebounce)
+        return kernelDebounces ? askedDebounce : 0
     }
     func requestDescriptorCount(_ request: OpaquePointer) -> CInt {
         script.record(.requestDescriptorCount)

@@ -100,10 +100,19 @@ void th_gpio_chip_close(th_gpio_chip *chip) TH_NEEDS_LIBGPIOD;
 
 /// Requests `count` (1...TH_GPIO_MAX_LINES) lines of `chip` as inputs with both-edge detection,
 /// `bias`, and `consumer` as the label other tools show. The descriptors are made non-blocking.
+/// `debounce_us` > 0 asks the kernel to debounce every line by that period (libgpiod 2.x:
+/// gpiod_line_settings_set_debounce_period_us; the kernel reports an edge once the line has
+/// been stable that long). libgpiod 1.6 has no such setting and ignores it: see
+/// th_gpio_request_debounce_us for what was applied.
 /// NULL + errno: EBUSY (in use, or an offset given twice), EINVAL (offset out of range, or bias
 /// the kernel does not know), EPERM/EACCES, ENODEV/ENXIO (line cannot raise interrupts).
 th_gpio_request *th_gpio_request_inputs(th_gpio_chip *chip, const unsigned int *offsets,
-                                        size_t count, th_gpio_bias bias, const char *consumer) TH_NEEDS_LIBGPIOD;
+                                        size_t count, th_gpio_bias bias, unsigned long debounce_us,
+                                        const char *consumer) TH_NEEDS_LIBGPIOD;
+/// The debounce period the kernel applies to the request's lines, as the kernel reports it in
+/// the first line's info after the request: 0 with libgpiod 1.6, or when none was asked for (the
+/// caller must then debounce in software).
+unsigned long th_gpio_request_debounce_us(const th_gpio_request *request) TH_NEEDS_LIBGPIOD;
 /// How many descriptors to poll for POLLIN: one per line (v1) or one for all (v2).
 int th_gpio_request_fd_count(const th_gpio_request *request) TH_NEEDS_LIBGPIOD;
 /// The descriptor at `index`; owned by the request, never close it.

@@ -27,11 +27,14 @@ public protocol GPIODriver {
     func chipFindLine(_ chip: OpaquePointer, _ name: UnsafePointer<CChar>) -> CInt
     /// `th_gpio_chip_close`.
     func chipClose(_ chip: OpaquePointer)
-    /// `th_gpio_request_inputs`: inputs with both-edge detection, `bias`, labelled `consumer`.
+    /// `th_gpio_request_inputs`: inputs with both-edge detection, `bias`, a kernel debounce
+    /// period (0 for none; ignored by libgpiod 1.6), labelled `consumer`.
     func requestInputs(
         _ chip: OpaquePointer, _ offsets: UnsafePointer<CUnsignedInt>, _ count: Int,
-        _ bias: th_gpio_bias, _ consumer: UnsafePointer<CChar>
+        _ bias: th_gpio_bias, _ debounceMicroseconds: CUnsignedLong, _ consumer: UnsafePointer<CChar>
     ) -> OpaquePointer?
+    /// `th_gpio_request_debounce_us`: the period the kernel applies, 0 when it does not debounce.
+    func requestDebounce(_ request: OpaquePointer) -> CUnsignedLong
     /// `th_gpio_request_fd_count`.
     func requestDescriptorCount(_ request: OpaquePointer) -> CInt
     /// `th_gpio_request_fd`.
@@ -75,10 +78,11 @@ public struct LibgpiodDriver: GPIODriver, Sendable {
     public func chipClose(_ chip: OpaquePointer) { th_gpio_chip_close(chip) }
     public func requestInputs(
         _ chip: OpaquePointer, _ offsets: UnsafePointer<CUnsignedInt>, _ count: Int,
-        _ bias: th_gpio_bias, _ consumer: UnsafePointer<CChar>
+        _ bias: th_gpio_bias, _ debounceMicroseconds: CUnsignedLong, _ consumer: UnsafePointer<CChar>
     ) -> OpaquePointer? {
-        th_gpio_request_inputs(chip, offsets, count, bias, consumer)
+        th_gpio_request_inputs(chip, offsets, count, bias, debounceMicroseconds, consumer)
     }
+    public func requestDebounce(_ request: OpaquePointer) -> CUnsignedLong { th_gpio_request_debounce_us(request) }
     public func requestDescriptorCount(_ request: OpaquePointer) -> CInt { th_gpio_request_fd_count(request) }
     public func requestDescriptor(_ request: OpaquePointer, _ index: CInt) -> CInt {
         th_gpio_request_fd(request, index)

@@ -39,6 +39,11 @@ public final class LinuxDigitalInputs<Driver: GPIODriver>: DigitalInputs {
     public private(set) var pollDescriptors: [FileDescriptor]
     /// How many lines were requested; `Edge.line` and the bits of `levels()` index them.
     public let lineCount: Int
+    /// True when the kernel debounces the lines (libgpiod 2.x, asked for with `debounce`): its
+    /// edges then arrive already debounced, stamped when the line had been stable for the
+    /// period, and software must not debounce them again (Core's `ButtonTiming.debounce` = 0).
+    /// False with libgpiod 1.6, which has no debounce setting: debounce in software there.
+    public let kernelDebounce: Bool
 
     let driver: Driver
     private var chip: OpaquePointer?
@@ -51,17 +56,22 @@ public final class LinuxDigitalInputs<Driver: GPIODriver>: DigitalInputs {
     ///   - chip: where the lines are; nil to find the chip by the first line's name, which must
     ///     then be a `.name`; every other line must be on the same chip.
     ///   - bias: the pull resistor (ignored by chips without one; kernels before 5.5 refuse it).
+    ///   - debounce: a period for the kernel to debounce every line by (libgpiod 2.x; whole
+    ///     microseconds, up to `UInt32.max`); zero for none. See `kernelDebounce` for whether
+    ///     it was applied.
     ///   - consumer: the label other tools show for the lines (the kernel keeps 31 bytes).
     ///   - deviceDirectory: where to look for gpiochip devices by label or line name.
     /// - Throws: `.noChip`, `.noLine` (unknown name, offset past the chip's end), `.busy`,
     ///   `.permissionDenied`, `.unsupported` (bias or edge detection), `.other`.
     public init(
-        chip selector: GPIOChipSelector?, lines: [GPIOLineSelector], bias: Bias,
+        chip selector: GPIOChipSelector?, lines: [GPIOLineSelector], bias: Bias, debounce: Duration = .zero,
         consumer: String = "thunderstorm", deviceDirectory: String = "/dev", driver: Driver
     ) throws(GPIOError) {
         guard (1...Int(TH_GPIO_MAX_LINES)).contains(lines.count) else {
             throw GPIOError(.unsupported, errno: .invalidArgument)
         }
+        // The kernel keeps the period as u32 microseconds.
+        let debounceMicroseconds = CUnsignedLong(clamping: min(max(debounce.nanoseconds / 1000, 0), Int64(UInt32.max)))
         var firstOffset: CUnsignedInt?
         let chip: OpaquePointer
         switch selector {
@@ -100,7 +110,9 @@ public final class LinuxDigitalInputs<Driver: GPIODriver>: DigitalInputs {
             }
             request = try gpioCall(.request, bias: bias) {
                 offsets.withUnsafeBufferPointer { o in
-                    consumer.withCString { driver.requestInputs(chip, o.baseAddress!, o.count, bias.shimValue, $0) }
+                    consumer.withCString {
+                        driver.requestInputs(chip, o.baseAddress!, o.count, bias.shimValue, debounceMicroseconds, $0)
+                    }
                 }
             }
         } catch {
@@ -111,6 +123,7 @@ public final class LinuxDigitalInputs<Driver: GPIODriver>: DigitalInputs {
         self.chip = chip
         self.request = request
         self.lineCount = lines.count
+        self.kernelDebounce = debounceMicroseconds > 0 && driver.requestDebounce(request) > 0
         self.pollDescriptors = (0..<driver.requestDescriptorCount(request)).map {
             FileDescriptor(rawValue: driver.requestDescriptor(request, $0))
         }
@@ -176,11 +189,11 @@ public final class LinuxDigitalInputs<Driver: GPIODriver>: DigitalInputs {
 extension LinuxDigitalInputs where Driver == LibgpiodDriver {
     /// Requests the lines through the real libgpiod.
     public convenience init(
-        chip: GPIOChipSelector?, lines: [GPIOLineSelector], bias: Bias,
+        chip: GPIOChipSelector?, lines: [GPIOLineSelector], bias: Bias, debounce: Duration = .zero,
         consumer: String = "thunderstorm", deviceDirectory: String = "/dev"
     ) throws(GPIOError) {
         try self.init(
-            chip: chip, lines: lines, bias: bias, consumer: consumer,
+            chip: chip, lines: lines, bias: bias, debounce: debounce, consumer: consumer,
             deviceDirectory: deviceDirectory, driver: LibgpiodDriver())
     }
 }
