@@ -58,21 +58,21 @@ public enum DeviceStore<Files: FileSystem, Clock: DeviceClock> {
     case file(FileStore<Files, Clock>)
     case memory(InMemoryStore, reason: String)
 
-    var store: any Store {
+    public var store: any Store {
         switch self {
         case .file(let store): store
         case .memory(let store, _): store
         }
     }
 
-    var health: StoreHealth {
+    public var health: StoreHealth {
         switch self {
         case .file(let store): store.health
         case .memory(_, let reason): .readOnly(reason)
         }
     }
 
-    var nextRetry: Instant? {
+    public var nextRetry: Instant? {
         if case .file(let store) = self { return store.nextRetry }
         return nil
     }

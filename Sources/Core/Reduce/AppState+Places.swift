@@ -104,7 +104,7 @@ extension AppState {
     /// position for the first entry. The first fix (or one far from where the weather is for)
     /// makes the first entry another place.
     mutating func gps(_ report: GPSReport, _ moment: Moment, _ effects: inout [Effect]) {
-        let before = herePosition.rounded()
+        let before = (gps.position ?? gps.lastPosition)?.rounded()
         gps = report
         let mark = GPSMark(report)
         if model.gps != mark {
@@ -112,18 +112,18 @@ extension AppState {
             frameDirty = true
         }
         guard shown == .here else { return }
-        let after = herePosition.rounded()
-        if before != after {
-            model.place = shownPlace
-            frameDirty = true
+        let after = (report.position ?? report.lastPosition)?.rounded()
+        guard before != after else {
+            if let position = report.position { weather.updatePosition(position, now: moment.now) }
+            return
         }
-        if let position = report.position {
-            if let current = weather.position, current.degreesApart(from: position.rounded()) <= Self.samePlace {
-                weather.updatePosition(position, now: moment.now)
-            } else if before != after {
-                placeChanged(moment, &effects)
-            }
-        } else if before != after {
+        // The first entry's name follows the position (the first fix, a drive).
+        model.place = shownPlace
+        frameDirty = true
+        let position = herePosition
+        if let current = weather.position, current.degreesApart(from: position.rounded()) <= Self.samePlace {
+            weather.updatePosition(position, now: moment.now)
+        } else {
             placeChanged(moment, &effects)
         }
     }

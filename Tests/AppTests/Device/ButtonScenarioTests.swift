@@ -1,0 +1,111 @@
+import App
+import Core
+import HAL
+import HALSim
+import Screens
+import Store
+import Testing
+import Board
+
+/// Issue 13 items 2, 3 and 10: every default button action on the reference board, through the
+/// bouncing contacts, the debouncer, the reducer, the store and the display.
+@Suite("Device: buttons")
+struct ButtonScenarioTests {
+    /// A press that bounces like a tact switch (`BounceProfile.typical`).
+    static func press(_ board: SimulatedBoard, _ button: Int, hold: Duration = .milliseconds(120)) {
+        board.buttons.press(button, holdFor: hold, bounce: .typical)
+        board.advance(by: hold + .milliseconds(200))
+    }
+
+    @Test("short presses cycle °C/°F, metric/imperial and 24/12-hour, one durable commit each", arguments: [1, 2, 3] as [UInt64])
+    func shortPresses(seed: UInt64) {
+        let board = DeviceRig.make { $0.seed = seed }
+        board.advance(by: .seconds(10))
+        let sequence = board.device.store.store.sequence
+        Self.press(board, 0)
+        #expect(board.device.state.store.settings.temperature == .fahrenheit)
+        DeviceRig.expectGlassAgrees(board)
+        Self.press(board, 1)
+        #expect(board.device.state.store.settings.units == .imperial)
+        Self.press(board, 2)
+        #expect(board.device.state.store.settings.time == .twelveHour)
+        #expect(board.device.store.store.sequence == sequence + 3, "bounce must never give two commits")
+        #expect(board.device.counters.gestures == 3)
+        DeviceRig.expectGlassAgrees(board)
+        // And back.
+        Self.press(board, 0)
+        #expect(board.device.state.store.settings.temperature == .celsius)
+    }
+
+    @Test("long presses: save the position, next place, next screen; nothing more on release")
+    func longPresses() {
+        let board = DeviceRig.make()
+        board.advance(by: .seconds(10))
+        Self.press(board, 1, hold: .milliseconds(1500))  // B long: save the position
+        #expect(board.device.state.store.locations.count == 1)
+        let saved = board.device.state.store.locations[0]
+        #expect(saved.name.value.hasSuffix("E"))
+        #expect(board.device.state.store.settings.units == .metric, "the release after a long press is silent")
+        Self.press(board, 0, hold: .milliseconds(1500))  // A long: next place
+        #expect(board.device.state.shown == .saved(saved.id))
+        #expect(board.device.state.model.place == Place(name: saved.name.value, source: .saved(index: 1, count: 1)))
+        Self.press(board, 0, hold: .milliseconds(1500))  // and back to the GPS entry
+        #expect(board.device.state.shown == .here)
+        Self.press(board, 2, hold: .milliseconds(900))  // C long: next screen
+        #expect(board.device.state.screen == .hours)
+        DeviceRig.expectGlassAgrees(board)
+        for expected in [Screen.days, .indoor, .status, .now] {
+            Self.press(board, 2, hold: .milliseconds(900))
+            #expect(board.device.state.screen == expected)
+        }
+        #expect(board.device.counters.gestures == 8)
+    }
+
+    @Test("saving without a fix says so on the status screen and commits nothing")
+    func saveWithoutFix() {
+        let board = DeviceRig.make { $0.gps = .none }
+        board.advance(by: .seconds(5))
+        Self.press(board, 1, hold: .milliseconds(1000))
+        #expect(board.device.state.store.locations.isEmpty)
+        #expect(DeviceRig.line(board, "Btn") == StatusLine("Btn", "no GPS fix to save", isProblem: true))
+    }
+
+    @Test("remove-location: the place disappears at once, a long press within 5 s keeps it, later it is gone for good")
+    func removeAndUndo() throws {
+        // The reference board with C's short press mapped to remove-location.
+        let json = ReferenceBoard.json.replacing(
+            "\"press\": \"cycle-time-notation\"", with: "\"press\": \"remove-location\"")
+        guard case .success(let config) = BoardFile.check(Array(json.utf8)) else {
+            Issue.record("the modified board does not validate")
+            return
+        }
+        let disk = CrashableFileSystem()
+        let board = DeviceRig.make(disk: disk) { $0.board = config }
+        board.advance(by: .seconds(10))
+        Self.press(board, 1, hold: .milliseconds(1500))  // save
+        board.advance(by: .seconds(300))  // drive on, then save a second place
+        Self.press(board, 1, hold: .milliseconds(1500))
+        let locations = board.device.state.store.locations
+        #expect(locations.count == 2)
+        Self.press(board, 0, hold: .milliseconds(1500))  // next place: the first saved one
+        #expect(board.device.state.shown == .saved(locations[0].id))
+
+        Self.press(board, 2)  // remove it: gone from the list at once
+        #expect(board.device.state.shown == .saved(locations[1].id))
+        #expect(board.device.state.model.place.source == .saved(index: 1, count: 1))
+        #expect(board.device.store.store.state.locations.count == 2, "not committed during the undo window")
+        DeviceRig.expectGlassAgrees(board)
+        Self.press(board, 2, hold: .milliseconds(1000))  // C long within 5 s: undo
+        #expect(board.device.state.shown == .saved(locations[0].id))
+        #expect(board.device.state.pendingRemoval == nil)
+        board.advance(by: .seconds(10))
+        #expect(board.device.store.store.state.locations.count == 2, "an undone removal is never committed")
+
+        Self.press(board, 2)  // remove again, and let the window pass
+        board.advance(by: .seconds(6))
+        #expect(board.device.store.store.state.locations == [locations[1]])
+        disk.crash()
+        let restarted = DeviceRig.make(disk: disk) { $0.board = config }
+        #expect(restarted.device.state.store.locations == [locations[1]])
+    }
+}

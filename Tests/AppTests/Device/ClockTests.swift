@@ -1,0 +1,49 @@
+import App
+import Core
+import HAL
+import HALSim
+import Screens
+import Testing
+import Weather
+
+/// Issue 13 item 5: the clock's source and the local time across a DST change.
+@Suite("Device: clock and zone")
+struct ClockTests {
+    @Test("the spring-forward night in Berlin: 01:59 CET is followed by 03:00 CEST on the clock and the hours", .enabled(if: DeviceRig.hasZones))
+    func springForward() {
+        // 2026-03-29 01:00 UTC: 02:00 CET becomes 03:00 CEST.
+        let board = DeviceRig.make(start: DeviceRig.at(2026, 3, 28, 23, 30))
+        board.advance(by: .seconds(60))
+        #expect(board.device.state.zone.identifier == "Europe/Berlin")
+        #expect(board.device.state.model.clock == ClockTime(hour: 0, minute: 31))
+        board.advance(to: board.startInstant + .seconds(89 * 60 + 30))  // 00:59:30 UTC
+        #expect(board.device.state.model.clock == ClockTime(hour: 1, minute: 59))
+        board.advance(by: .seconds(60))  // 01:00:30 UTC
+        #expect(board.device.state.model.clock == ClockTime(hour: 3, minute: 0))
+        let hours = board.device.state.model.weather.forecast?.hours.map(\.time.hour) ?? []
+        #expect(!hours.contains(2), "02:00 does not exist that night: \(hours)")
+        DeviceRig.expectGlassAgrees(board)
+    }
+
+    @Test("without a synchronised system clock the time comes from GPS once two epochs agree, and the status says so")
+    func gpsTime() {
+        let board = DeviceRig.make { $0.systemClockSynchronised = false }
+        board.advance(by: .seconds(2))
+        #expect(board.device.state.model.clock == nil, "no time anyone vouches for: no clock shown")
+        #expect(DeviceRig.line(board, "Clock")?.isProblem == true)
+        board.advance(by: .seconds(60))
+        #expect(board.device.state.clockSource == .gps)
+        #expect(board.device.state.model.clock != nil)
+        #expect(DeviceRig.line(board, "Clock")?.text.hasPrefix("GPS") == true)
+    }
+
+    @Test("with the system clock synchronised the status says NTP; the zone is UTC until the service names one")
+    func systemTime() {
+        let board = DeviceRig.make { $0.weather = .offline }
+        board.advance(by: .seconds(2))
+        #expect(board.device.state.clockSource == .system)
+        #expect(board.device.state.zoneSource == .utc)
+        #expect(DeviceRig.line(board, "Clock")?.text == "NTP, UTC, no zone")
+        #expect(board.device.state.model.clock == ClockTime(hour: 10, minute: 0))
+    }
+}

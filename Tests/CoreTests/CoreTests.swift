@@ -1,1 +1,0 @@
-// Tests of Core: the reducer, the places, the button gestures.
