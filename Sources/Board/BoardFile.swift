@@ -93,7 +93,7 @@ extension BoardValidator {
         let timeZoneValue = optional(root, "timeZone")
         let timeZone = timeZoneValue.flatMap { self.timeZone($0, at: "timeZone") }
         let screensValue = optional(root, "screens")
-        let screens = screensValue.flatMap { self.screens($0, at: "screens") }
+        let screens = screensValue.flatMap { self.screens($0, at: "screens", display: display?.kind) }
 
         if let display, let sensor { checkAddressClash(display: display, sensor: sensor) }
         if let buttons { checkReservedPins(buttons, display: display, sensor: sensor, gps: gps) }
@@ -104,7 +104,7 @@ extension BoardValidator {
         else { return nil }
         return BoardConfig(
             name: name, gps: gps, display: display, buttons: buttons, sensor: sensor,
-            defaultLocation: location, timeZone: timeZone, screens: screens ?? .standard)
+            defaultLocation: location, timeZone: timeZone, screens: screens ?? .standard(for: display.kind))
     }
 
     /// True (after reporting it) when the file is newer than this build: then nothing else is

@@ -17,10 +17,17 @@ struct BoardTimingTests {
         let config = try Self.config(BrokenDocuments.minimal(buttons: 4))
         #expect(config.buttons.allSatisfy { $0.debounce == .milliseconds(20) && $0.longPressDuration == .milliseconds(800) })
         #expect(config.screens == .standard)
-        #expect(config.screens.rotateEvery == nil && config.screens.orbit)
+        #expect(config.screens.rotateEvery == .seconds(60) && config.screens.orbit)
         #expect(try Self.config(Self.withScreens("null")).screens == .standard)
         #expect(try Self.config(Self.withScreens("{}")).screens == .standard)
         #expect(try Self.config(Self.withScreens(#"{ "rotate": null }"#)).screens == .standard)
+        #expect(try Self.config(Self.withScreens(#"{ "rotate": false }"#)).screens == ScreenConfig(rotateEvery: nil))
+    }
+
+    @Test("a character LCD keeps the chosen screen unless the file asks for rotation")
+    func testScreens_LCDDefault() throws {
+        #expect(ScreenConfig.standard(for: .hd44780) == ScreenConfig(rotateEvery: nil))
+        #expect(ScreenConfig.standard(for: .sh1106) == .standard)
     }
 
     @Test("the limits themselves are accepted, per button", arguments: [(0, 300), (200, 5000), (35, 1200)])
@@ -95,9 +102,9 @@ extension BrokenDocuments {
         edit("rotation every 2 h", screens(#"{ "rotate": 7200 }"#),
             path: "screens.rotate", fragment: "between 10 and 3600 seconds"),
         edit("rotation 0 for never", screens(#"{ "rotate": 0 }"#),
-            path: "screens.rotate", fragment: "set it to null for no automatic rotation"),
-        edit("rotation false for never", screens(#"{ "rotate": false }"#),
-            path: "screens.rotate", fragment: "expected a number of seconds or null"),
+            path: "screens.rotate", fragment: "set it to false for no automatic rotation"),
+        edit("rotation true", screens(#"{ "rotate": true }"#),
+            path: "screens.rotate", fragment: "expected a number of seconds or false"),
         edit("rotation in quotes", screens(#"{ "rotate": "60" }"#),
             path: "screens.rotate", fragment: "(write the number without quotes)"),
         edit("rotation with a fraction", screens(#"{ "rotate": 30.5 }"#),

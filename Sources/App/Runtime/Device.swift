@@ -88,7 +88,9 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         case .oled(let driver):
             let profile = driver.profile
             frame = Framebuffer(width: profile.width, height: profile.height)
-            canvas = Framebuffer(width: profile.width - (options.orbit ? Orbit.reach.x : 0), height: profile.height)
+            canvas = Framebuffer(
+                width: profile.width - (options.orbit ? Orbit.reach.x : 0),
+                height: profile.height - (options.orbit ? Orbit.reach.y : 0))
             characters = CharacterFrame(columns: 1, rows: 1)
         case .lcd(let driver):
             frame = Framebuffer(width: 1, height: 1)

@@ -91,12 +91,15 @@ extension AppState {
     }
 
     /// The screens in the order the next-screen button cycles them; indoor only with a sensor.
-    func next(after current: Screen) -> Screen {
+    /// The automatic rotation leaves out the status screen (a button shows it), unless
+    /// something is wrong.
+    func next(after current: Screen, rotating: Bool = false) -> Screen {
         let all = Screen.allCases
+        let problem = model.statusLines.contains { $0.isProblem }
         var index = all.firstIndex(of: current) ?? 0
         repeat {
             index = (index + 1) % all.count
-        } while all[index] == .indoor && !options.hasSensor
+        } while (all[index] == .indoor && !options.hasSensor) || (rotating && all[index] == .status && !problem)
         return all[index]
     }
 }

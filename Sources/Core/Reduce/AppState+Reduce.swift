@@ -99,9 +99,9 @@ extension AppState {
             nextOrbit = Self.following(due, every: options.orbitEvery, after: now)
             frameDirty = true
         }
-        if let every = options.rotateEvery, let due = nextRotation, due <= now {
-            screen = next(after: screen)
-            nextRotation = Self.following(due, every: every, after: now)
+        if options.rotateEvery != nil, let due = nextRotation, due <= now {
+            screen = next(after: screen, rotating: true)
+            nextRotation = Self.following(due, every: options.rotateEvery!, after: now)
             frameDirty = true
         }
         if let due = nextSensor, due <= now {

@@ -16,7 +16,9 @@ public enum OLEDScreens {
 
     /// Draws onto a blank `target`.
     public static func draw<Target: DrawTarget>(_ model: ScreenModel, _ screen: Screen, into target: inout Target) {
-        if target.height >= 64 {
+        // The tall layouts need 62 rows: a 64-row panel, or its canvas two rows shorter when the
+        // burn-in orbit moves the frame up and down (App's `Orbit`).
+        if target.height >= 62 {
             switch screen {
             case .now: NowScreen.drawTall(model, into: &target)
             case .hours: HoursScreen.drawTall(model, into: &target)

@@ -48,7 +48,7 @@ enum DeviceRig {
     static func expectedGlass(_ board: SimulatedBoard) -> PanelImage {
         let state = board.device.state
         let width = 128 - (state.options.orbit ? Orbit.reach.x : 0)
-        var canvas = Framebuffer(width: width, height: 64)
+        var canvas = Framebuffer(width: width, height: 64 - (state.options.orbit ? Orbit.reach.y : 0))
         OLEDScreens.render(state.model, state.screen, into: &canvas)
         let offset = state.orbitOffset
         return PanelImage(width: 128, height: 64) { x, y in canvas[x - offset.x, y - offset.y] }
