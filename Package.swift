@@ -45,6 +45,7 @@ let package = Package(
         .library(name: "WeatherHTTP", targets: ["WeatherHTTP"]),
         .library(name: "Core", targets: ["Core"]),
         .library(name: "App", targets: ["App"]),
+        .library(name: "DeviceTesting", targets: ["DeviceTesting"]),
     ],
     traits: [
         .trait(
@@ -102,11 +103,20 @@ let package = Package(
                 "Core", "HAL", "HALSim", "HALLinux", "GPS", "Store", "Drivers", "Screens", "Graphics", "Weather",
                 "WeatherHTTP", "Board", "JSON", system,
             ]),
+        // The device on parts that allocate nothing themselves (a bus that discards, a replayed
+        // NMEA stream, replayed edges, the real file system), so that the tests' allocation
+        // counter and Benchmarks/ measure the runtime alone.
+        .target(
+            name: "DeviceTesting",
+            dependencies: ["App", "Core", "HAL", "HALLinux", "HALSim", "GPS", "Board", "Weather", "Store", "Drivers", system]),
         // Test helpers shared by the test targets (a library, like ArgumentParserTestHelpers):
         // the mock display that fails on overdraw and out-of-bounds drawing, golden ASCII art.
         .target(name: "GraphicsTesting", dependencies: ["Graphics"]),
         // The allocation counter of the tests (the runtime's swift_allocObject hook in a fork).
-        .target(name: "AllocationCounting"),
+        .target(name: "AllocationCounting", dependencies: ["CMallocCounter"]),
+        // malloc and its relatives, counted per thread (the test executable's own definitions,
+        // forwarding to glibc's): what `countMallocs` reads.
+        .target(name: "CMallocCounter"),
         // A loopback HTTP/1.1 server on 127.0.0.1 for transport and end-to-end provider tests, with
         // HTTPS through the same dlopen'd libssl as the transport.
         .target(name: "HTTPTesting", dependencies: ["CTLS"]),
@@ -149,7 +159,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App", "Core", "HAL", "HALSim", "Store", "GPS", "Weather", "Screens", "Board", "Drivers", "Graphics",
-                "AllocationCounting", "HTTPTesting", system,
+                "AllocationCounting", "HTTPTesting", "DeviceTesting", system,
             ]),
         .testTarget(name: "ThunderstormTests", dependencies: ["thunderstorm", "HTTPTesting"]),
     ]

@@ -1,3 +1,4 @@
+import CMallocCounter
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -78,3 +79,17 @@ public func countAllocations(_ body: () -> Void) -> AllocationCount {
 
 /// Keeps `value` alive and observable, so the optimiser cannot drop the work that made it.
 @inline(never) public func keepAlive<T>(_ value: T) { _ = value }
+
+/// Counts the heap allocations (`malloc`, `calloc`, `realloc`, aligned allocations) that `body`
+/// makes on this thread; every Swift allocation reaches one of them. `body` runs once first,
+/// uncounted, so that lazy metadata and first-use buffers are in place, then once counted.
+///
+/// Unlike `countAllocations` it runs in this process, with the runtime untouched: copying a
+/// value that holds strings and enums with payloads is safe (the runtime's instrumentation
+/// hooks mis-handle some of those retains in a forked child).
+public func countMallocs(_ body: () -> Void) -> Int {
+    body()
+    th_malloc_count_begin()
+    body()
+    return th_malloc_count_end()
+}

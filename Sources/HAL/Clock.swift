@@ -25,6 +25,13 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
 
     public static func += (a: inout Instant, d: Duration) { a = a + d }
 
+    /// The earlier of two optional deadlines (nil: none).
+    public static func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return b < a ? b : a
+    }
+
     public var description: String { "\(Duration.nanoseconds(nanoseconds))" }
 }
 

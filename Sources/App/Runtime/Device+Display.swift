@@ -12,30 +12,23 @@ extension Device {
         let now = moment.now
         if let retry = displayRetryAt, now < retry { return }
         if let busy = lcdBusyUntil, now < busy { return }
-        switch display {
-        case .oled(var driver):
+        if oled != nil {
             OLEDScreens.render(state.model, state.screen, into: &canvas)
             let offset = state.orbitOffset
             frame.copy(canvas, offsetX: offset.x, offsetY: offset.y)
             do {
-                let report = try driver.flush(frame)
-                display = .oled(driver)
-                flushed(report)
+                flushed(try oled!.flush(frame))
             } catch {
-                display = .oled(driver)
                 displayFailed(error)
             }
-        case .lcd(var driver):
+        } else if lcd != nil {
             CharacterScreens.render(state.model, state.screen, into: &characters)
             do {
-                let progress = try driver.flush(characters, now: now)
-                display = .lcd(driver)
-                switch progress {
+                switch try lcd!.flush(characters, now: now) {
                 case .busy(let until): lcdBusyUntil = until
                 case .done(let report): flushed(report)
                 }
             } catch {
-                display = .lcd(driver)
                 displayFailed(error)
             }
         }
@@ -81,13 +74,12 @@ extension Device {
     /// The night level: contrast and pre-charge together on an OLED (device-runtime.md §3);
     /// a character LCD keeps its backlight.
     func setDimmed(_ dim: Bool) {
-        guard case .oled(var driver) = display else { return }
+        guard oled != nil else { return }
         do {
-            account(try driver.setBrightness(dim ? .dim : .normal))
+            account(try oled!.setBrightness(dim ? .dim : .normal))
         } catch {
             displayFailed(error)
         }
-        display = .oled(driver)
     }
 }
 

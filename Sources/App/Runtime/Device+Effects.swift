@@ -82,10 +82,9 @@ extension Device {
     /// One step of the sensor's cycle (identify and calibrate once, trigger, read when the
     /// conversion is done); the sensor never sleeps the loop.
     func measure() {
-        guard var driver = sensor else { return }
-        defer { sensor = driver }
+        guard sensor != nil else { return }
         do throws(BME280Error) {
-            switch try driver.measure(now: moment.now) {
+            switch try sensor!.measure(now: moment.now) {
             case .busy(let until):
                 sensorDue = until
             case .done(let measurement):

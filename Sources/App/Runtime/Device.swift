@@ -31,7 +31,12 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     /// Where the weather cache lives (the store's directory).
     public let stateDirectory: FilePath
     var files: Files
-    public internal(set) var display: DisplayUnit<Bus>
+    /// The display's driver: exactly one of the two. Kept as optionals, not inside an enum,
+    /// so that a flush mutates the driver in place: a driver copied out of an enum shares its
+    /// buffers with the copy left behind, and the first write would copy them (an allocation
+    /// per frame).
+    public internal(set) var oled: OLEDDisplay<Bus>?
+    public internal(set) var lcd: HD44780Display<Bus>?
     public internal(set) var sensor: BME280<Bus>?
     public let link: any WeatherLink
     /// Reads the disk cache with the provider's own decoder.
@@ -73,7 +78,10 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         self.store = store
         self.stateDirectory = stateDirectory
         self.files = files
-        self.display = display
+        switch display {
+        case .oled(let driver): oled = driver
+        case .lcd(let driver): lcd = driver
+        }
         self.sensor = sensor
         self.link = link
         decodeCache = { $0.report(using: service) }
@@ -107,14 +115,13 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         guard !started else { return }
         started = true
         readMoment()
-        if case .oled(var driver) = display {
+        if oled != nil {
             do {
-                let report = try driver.start()
+                let report = try oled!.start()
                 account(report)
             } catch {
                 displayFailed(error)
             }
-            display = .oled(driver)
         }
         restoreWeatherCache()
         send(.start)
@@ -126,20 +133,14 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     /// the store's retry, the sensor's conversion, the display's retry or busy LCD, and (in
     /// simulation) the next network answer. Nil: only input can change anything.
     public var nextDeadline: Instant? {
-        var next: Instant? = nil
-        func consider(_ instant: Instant?) {
-            guard let instant else { return }
-            next = next.map { min($0, instant) } ?? instant
-        }
-        consider(state.nextDeadline)
-        consider(location.nextDeadline)
-        consider(gestures.nextDeadline)
-        consider(store.nextRetry)
-        consider(sensorDue)
-        consider(link.nextDelivery)
+        var next = Instant.earliest(state.nextDeadline, location.nextDeadline)
+        next = Instant.earliest(next, gestures.nextDeadline)
+        next = Instant.earliest(next, store.nextRetry)
+        next = Instant.earliest(next, sensorDue)
+        next = Instant.earliest(next, link.nextDelivery)
         if state.frameDirty {
-            consider(displayRetryAt)
-            consider(lcdBusyUntil)
+            next = Instant.earliest(next, displayRetryAt)
+            next = Instant.earliest(next, lcdBusyUntil)
         }
         return next
     }
@@ -169,7 +170,8 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
             index += 1
             effects.removeAll(keepingCapacity: true)
             state.reduce(next, at: moment, into: &effects)
-            for effect in effects { perform(effect) }
+            // By index: an unoptimised `for … in` over an array allocates per element.
+            for effectIndex in 0..<effects.count { perform(effects[effectIndex]) }
         }
         followUps.removeAll(keepingCapacity: true)
     }

@@ -7,13 +7,8 @@ extension SimulatedBoard {
     /// epoch, a contact moving. Nil when nothing ever will.
     public var nextWake: Instant? {
         var next = device.nextDeadline
-        func consider(_ instant: Instant?) {
-            guard let instant else { return }
-            next = next.map { min($0, instant) } ?? instant
-        }
-        if receiver != nil { consider(drive?.nextEpoch) }
-        consider(buttons.nextTransition)
-        return next
+        if receiver != nil { next = Instant.earliest(next, drive?.nextEpoch) }
+        return Instant.earliest(next, buttons.nextTransition)
     }
 
     /// Runs the device up to `end` on the virtual clock, waking it exactly where a real loop

@@ -94,7 +94,7 @@ extension AppState {
     /// The automatic rotation leaves out the status screen (a button shows it), unless
     /// something is wrong.
     func next(after current: Screen, rotating: Bool = false) -> Screen {
-        let all = Screen.allCases
+        let all = Self.screens
         let problem = model.statusLines.contains { $0.isProblem }
         var index = all.firstIndex(of: current) ?? 0
         repeat {
@@ -104,11 +104,31 @@ extension AppState {
     }
 }
 
-extension CaseIterable where Self: Equatable, AllCases.Index == Int {
-    /// The next case, wrapping: how every setting cycles.
+extension AppState {
+    /// The screens in button order, built once.
+    static let screens = Screen.allCases
+}
+
+// The next value of each setting, written out: `allCases` builds an array at every call, and a
+// button press allocates nothing.
+extension TemperatureNotation {
+    var next: Self { self == .celsius ? .fahrenheit : .celsius }
+}
+
+extension UnitsNotation {
+    var next: Self { self == .metric ? .imperial : .metric }
+}
+
+extension TimeNotation {
+    var next: Self { self == .twentyFourHour ? .twelveHour : .twentyFourHour }
+}
+
+extension BrightnessPolicy {
     var next: Self {
-        let all = Self.allCases
-        let index = all.firstIndex(of: self)!
-        return all[(index + 1) % all.count]
+        switch self {
+        case .automatic: .alwaysBright
+        case .alwaysBright: .alwaysDim
+        case .alwaysDim: .automatic
+        }
     }
 }

@@ -57,18 +57,11 @@ extension AppState {
     /// When the runtime must send `.tick` even if nothing else happens: the next minute, fetch,
     /// sensor reading, orbit step, screen rotation or committed removal, whichever is first.
     public var nextDeadline: Instant? {
-        var next: Instant? = nil
-        func consider(_ instant: Instant?) {
-            guard let instant else { return }
-            next = next.map { Swift.min($0, instant) } ?? instant
-        }
-        consider(nextMinute)
-        consider(weather.nextAttempt)
-        consider(nextSensor)
-        consider(nextOrbit)
-        consider(nextRotation)
-        consider(pendingRemoval?.deadline)
-        return next
+        var next = Instant.earliest(nextMinute, weather.nextAttempt)
+        next = Instant.earliest(next, nextSensor)
+        next = Instant.earliest(next, nextOrbit)
+        next = Instant.earliest(next, nextRotation)
+        return Instant.earliest(next, pendingRemoval?.deadline)
     }
 
     // MARK: Start and timers

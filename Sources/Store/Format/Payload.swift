@@ -144,9 +144,15 @@ enum ChangeCodec {
     static func encode(_ change: StoreChange, old: Settings, into writer: inout ByteWriter) {
         switch change {
         case .settings(let new):
-            let changed = SettingKey.allCases.reduce(0) { $0 + (new[$1] != old[$1] ? 1 : 0) }
+            // `allCases` builds a new array on every call, and an unoptimised `for … in` over an
+            // array allocates per element: the stored list, walked by index, keeps a commit
+            // free of allocation in debug builds too (AppTests counts it).
+            let keys = SettingKey.all
+            var changed = 0
+            for index in 0..<keys.count where new[keys[index]] != old[keys[index]] { changed += 1 }
             writer.write(UInt8(changed))
-            for key in SettingKey.allCases where new[key] != old[key] {
+            for index in 0..<keys.count where new[keys[index]] != old[keys[index]] {
+                let key = keys[index]
                 writer.write(Operation.setting.rawValue)
                 writer.write(key.rawValue)
                 writer.write(new[key])

@@ -53,6 +53,11 @@ public enum SettingKey: UInt16, Sendable, CaseIterable {
     case brightness = 4
 }
 
+extension SettingKey {
+    /// Every key, built once (`allCases` makes a new array at each call).
+    public static let all = SettingKey.allCases
+}
+
 extension Settings {
     /// The stored value of `key`.
     public subscript(key: SettingKey) -> UInt32 {

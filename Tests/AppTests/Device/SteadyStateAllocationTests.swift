@@ -1,0 +1,53 @@
+import AllocationCounting
+import App
+import Core
+import DeviceTesting
+import HAL
+import Testing
+
+/// Issue 13 item 8 and ARCHITECTURE §4: the loop's steady state allocates nothing. Counted with
+/// malloc itself (`countMallocs`) on the rig whose parts allocate nothing of their own.
+@Suite("Device: steady state allocates nothing")
+struct SteadyStateAllocationTests {
+    static func expectNone(_ count: Int, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(count == 0, "\(what): \(count) allocations", sourceLocation: sourceLocation)
+    }
+
+    @Test("NMEA epochs, minute ticks and orbit steps between two weather updates")
+    func minutesOfEpochs() throws {
+        let rig = try SteadyStateRig(seconds: 1800)
+        rig.advance(by: .seconds(60))  // fix, weather, zone, first frames: allowed to allocate
+        #expect(rig.device.state.gps.kind == .fix)
+        #expect(rig.device.state.weather.state.value != nil)
+        let frames = rig.device.counters.frames
+        let wakes = rig.device.counters.wakeups
+        let fetches = rig.device.counters.fetches
+        // countMallocs runs the body twice (once to warm up): 2 × 390 s, up to 14 min after the
+        // first fetch, before the next one (15 min + jitter). A weather update is news, and
+        // building its forecast panel allocates (measured in the closing note).
+        Self.expectNone(countMallocs { rig.advance(by: .seconds(390)) }, "390 s of epochs, ticks and orbit steps")
+        #expect(rig.device.counters.fetches == fetches, "no weather update inside the window")
+        #expect(rig.device.counters.frames - frames >= 12, "minute ticks and orbit steps drew frames")
+        #expect(rig.device.counters.wakeups - wakes >= 780)
+    }
+
+    @Test("a button press through the debouncer, the commit, the render and the flush")
+    func buttonPress() throws {
+        let rig = try SteadyStateRig(seconds: 600)
+        rig.advance(by: .seconds(60))
+        // Warm: one round trip of the setting, so every buffer on the path has been used.
+        rig.press(0)
+        rig.advance(by: .seconds(1))
+        rig.press(0)
+        rig.advance(by: .seconds(1))
+        let sequence = rig.device.store.store.sequence
+        Self.expectNone(
+            countMallocs {
+                rig.press(0)
+                rig.advance(by: .seconds(1))
+            }, "a press of A (°C ↔ °F), committed and drawn")
+        // Run twice by countMallocs: °F, then °C again.
+        #expect(rig.device.store.store.sequence == sequence + 2)
+        #expect(rig.device.state.store.settings.temperature == .celsius)
+    }
+}
