@@ -68,5 +68,15 @@ let package = Package(
             path: "Benchmarks/SensorBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "DeviceBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DeviceTesting", package: rootPackage),
+                .product(name: "HAL", package: rootPackage),
+            ],
+            path: "Benchmarks/DeviceBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

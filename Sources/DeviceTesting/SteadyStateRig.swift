@@ -26,7 +26,9 @@ public final class SteadyStateRig {
 
     /// `seconds` of NMEA from a receiver parked at the board's default location (a fix from
     /// the first epoch), starting at 2026-06-21T10:00:00Z.
-    public init(seconds: Int = 3600, board: BoardConfig = SteadyStateRig.referenceBoard) throws {
+    /// With `weatherUpdates` false the canned forecast is delivered once; later fetches are
+    /// ordered and never answered, so a long measurement sees no weather update.
+    public init(seconds: Int = 3600, board: BoardConfig = SteadyStateRig.referenceBoard, weatherUpdates: Bool = true) throws {
         let start = WallTime(seconds: 1_782_036_000)
         clock = VirtualClock(start: .zero, wallTime: start)
         var route = NMEARouteScript(
@@ -56,7 +58,7 @@ public final class SteadyStateRig {
             inputs: inputs, timing: board.buttons.map { ButtonTiming(debounce: $0.debounce, longPress: $0.longPressDuration) },
             activeLow: board.buttons.map(\.activeLow), store: .file(store), stateDirectory: FilePath(directory), files: files,
             display: .oled(.init(bus: DiscardingBus(), profile: board.display.oledProfile ?? .ssd1306_128x64)), sensor: nil,
-            link: CannedWeatherLink(result: canned, clock: clock), service: service,
+            link: CannedWeatherLink(result: canned, clock: clock, answersOnce: !weatherUpdates), service: service,
             dependencies: DeviceDependencies(
                 systemClockSynchronised: { true }, loadZone: SimulationSetup.hostZone, log: { _, _ in }),
             seed: 1)
@@ -94,11 +96,24 @@ public final class SteadyStateRig {
     @discardableResult
     public func advance(by duration: Duration) -> Int { advance(to: clock.now() + duration) }
 
-    /// A clean short press of `button` now, and the time it takes to be recognised (release
-    /// plus the debounce).
+    /// A clean short press of `button` now.
     public func press(_ button: Int, hold: Duration = .milliseconds(100)) {
         inputs.press(button, at: clock.now(), hold: hold)
     }
+
+    /// A short press of `button`, run up to the instant before the debouncer recognises it;
+    /// `wake()` then runs the one wake-up that carries it to the glass (gesture, reduce,
+    /// commit, render, flush): press-to-glass on the CPU.
+    public func pressUpToRecognition(_ button: Int, hold: Duration = .milliseconds(100)) {
+        let start = clock.now()
+        inputs.press(button, at: start, hold: hold)
+        let debounce = Self.referenceBoard.buttons[button].debounce
+        advance(to: start + hold + debounce - .nanoseconds(1))
+        clock.advance(by: .nanoseconds(1))
+    }
+
+    /// One wake-up now.
+    public func wake() { device.service() }
 }
 
 /// A weather link that answers every order with the same result, `latency` later on the
@@ -106,14 +121,21 @@ public final class SteadyStateRig {
 final class CannedWeatherLink: WeatherLink {
     let result: WeatherFetch.Result
     let clock: VirtualClock
+    let answersOnce: Bool
+    var answered = false
     var pending: (due: Instant, token: UInt64, order: FetchOrder)?
 
-    init(result: WeatherFetch.Result, clock: VirtualClock) {
+    init(result: WeatherFetch.Result, clock: VirtualClock, answersOnce: Bool) {
         self.result = result
         self.clock = clock
+        self.answersOnce = answersOnce
     }
 
-    func send(_ order: FetchOrder, token: UInt64) { pending = (clock.now() + .milliseconds(300), token, order) }
+    func send(_ order: FetchOrder, token: UInt64) {
+        guard !(answersOnce && answered) else { return }
+        answered = true
+        pending = (clock.now() + .milliseconds(300), token, order)
+    }
 
     func receive() -> WeatherDelivery? {
         guard let pending, pending.due <= clock.now() else { return nil }

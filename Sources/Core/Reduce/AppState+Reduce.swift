@@ -105,10 +105,11 @@ extension AppState {
             pendingRemoval = nil
             effects.append(.commit(.removeLocation(removal.location.id)))
         }
+        // What is shown stays as it is while a fetch is out (a problem line too, until the
+        // outcome replaces it): no flicker, and nothing to rebuild.
         if let order = weather.nextOrder(now: now) {
             weatherToken &+= 1
             effects.append(.fetchWeather(order, token: weatherToken))
-            refreshWeatherPanel(moment)
         }
     }
 
