@@ -14,7 +14,7 @@ struct TerminalPictureTests {
             ##..
             .#.#
             """)
-        #expect(TerminalPicture.oled(image) == [
+        #expect(TerminalPicture.panel(image) == [
             "┌────┐",
             "│▀ █▄│",
             "│▀█ ▄│",
@@ -25,7 +25,7 @@ struct TerminalPictureTests {
     @Test("an odd last pixel row is the top half of a cell over a dark bottom half")
     func oddHeight() {
         let image = PanelImage(art: "##\n.#\n#.\n")
-        #expect(TerminalPicture.oled(image) == ["┌──┐", "│▀█│", "│▀ │", "└──┘"])
+        #expect(TerminalPicture.panel(image) == ["┌──┐", "│▀█│", "│▀ │", "└──┘"])
     }
 
     @Test("a 128×64 panel is 32 rows of 128 cells in a box: 34 rows of 130 characters")
@@ -33,7 +33,7 @@ struct TerminalPictureTests {
         // The frame of the panel lit, and one pixel at (5, 3): cell row 1, lower half.
         var image = PanelImage(width: 128, height: 64) { x, y in x == 0 || y == 0 || x == 127 || y == 63 }
         image[5, 3] = true
-        let rows = TerminalPicture.oled(image)
+        let rows = TerminalPicture.panel(image)
         #expect(rows.count == 34)
         #expect(rows.allSatisfy { $0.count == 130 })
         #expect(rows[0] == "┌" + String(repeating: "─", count: 128) + "┐")
@@ -48,26 +48,14 @@ struct TerminalPictureTests {
 
     @Test("a 128×32 panel is 16 rows; an all-dark panel is blank inside its box")
     func smallPanel() {
-        let rows = TerminalPicture.oled(PanelImage(width: 128, height: 32))
+        let rows = TerminalPicture.panel(PanelImage(width: 128, height: 32))
         #expect(rows.count == 18)
         #expect(rows[1...16].allSatisfy { $0 == "│" + String(repeating: " ", count: 128) + "│" })
     }
 
-    @Test("the LCD's rows are padded or cut to the columns and boxed")
-    func characterLCD() {
-        let rows = TerminalPicture.characterLCD(lines: ["12:34  Berlin", "Rain 80% tonight, windy"], columns: 16)
-        #expect(rows == [
-            "┌────────────────┐",
-            "│12:34  Berlin   │",
-            "│Rain 80% tonight│",
-            "└────────────────┘",
-        ])
-        #expect(TerminalPicture.characterLCD(lines: ["⓪a→", ""], columns: 4) == ["┌────┐", "│⓪a→ │", "│    │", "└────┘"])
-    }
-
     @Test("control characters are shown as ? and never reach the terminal")
     func controlCharacters() {
-        #expect(TerminalPicture.characterLCD(lines: ["a\u{1B}[2Jb"], columns: 6)[1] == "│a?[2Jb│")
+        #expect(TerminalPicture.statusLine("a\u{1B}[2Jb", width: 6) == "a?[2Jb")
         #expect(TerminalPicture.statusLine("line 3: bad\nline 4\u{7F}\u{9B}", width: 40) == "line 3: bad?line 4??")
     }
 

@@ -119,7 +119,7 @@ struct TerminalSessionTests {
         defer { close(fd) }
         let session = try TerminalSession(input: fd, output: fd)
         _ = try written(pty)
-        let picture = TerminalPicture.characterLCD(lines: ["Hello"], columns: 5)
+        let picture = ["┌─────┐", "│Hello│", "└─────┘"]
         session.draw(picture)
         let output = try written(pty)
         // The pty's output processing (ONLCR) may turn the "\n" of "\r\n" into "\r\n".

@@ -40,6 +40,7 @@ extension Device {
         counters.frames += 1
         account(report)
         counters.lastFlushPayloadBytes = report.payloadBytes
+        counters.largestFlushPayloadBytes = max(counters.largestFlushPayloadBytes, report.payloadBytes)
         counters.lastFlushBitTimes = report.bitTimes
         if displayFailures > 0 {
             displayFailures = 0

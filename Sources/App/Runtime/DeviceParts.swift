@@ -43,6 +43,8 @@ public struct DeviceCounters: Sendable, Equatable {
     public var busTransactions = 0
     public var busPayloadBytes = 0
     public var busBitTimes = 0
+    /// The largest flush so far (a full frame is 1,032 bytes on an SSD1306 128×64).
+    public var largestFlushPayloadBytes = 0
     /// The last flush.
     public var lastFlushPayloadBytes = 0
     public var lastFlushBitTimes = 0

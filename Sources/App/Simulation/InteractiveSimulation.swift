@@ -96,14 +96,10 @@ public final class InteractiveSimulation {
         }
     }
 
-    /// The panel, then the status line, then the keys.
+    /// The panel (the glass as the controller model lights it: an LCD's 5×8 dots too, so its
+    /// custom glyphs look as they do on the module), then the status line, then the keys.
     public func draw() {
-        var lines: [String]
-        if let text = board.lcdLines {
-            lines = TerminalPicture.characterLCD(lines: text, columns: text.first?.count ?? 16)
-        } else {
-            lines = TerminalPicture.oled(board.glass)
-        }
+        var lines = TerminalPicture.panel(board.glass)
         let width = lines.first?.count ?? 80
         lines.append(TerminalPicture.statusLine(board.statusLine, width: max(width, 60)))
         lines.append(TerminalPicture.statusLine(SimulatorKey.help, width: max(width, 60)))

@@ -1,4 +1,5 @@
 import Core
+import Glibc
 import HAL
 import HALSim
 
@@ -47,7 +48,9 @@ extension SimulatedBoard {
             drive?.transmit(upTo: clock.now(), on: receiver.wire, pluggedIn: receiver.isPluggedIn)
         }
         let frames = device.counters.frames
+        let before = Self.threadCPU()
         device.service()
+        deviceCPUNanoseconds += Self.threadCPU() - before
         if device.counters.frames != frames { litMeter?.record(glass, at: clock.now()) }
     }
 
@@ -84,6 +87,14 @@ extension SimulatedBoard {
         case .powerCut:
             note("power cut")
         }
+    }
+
+    /// This thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), in nanoseconds: what the device's
+    /// own wake-ups cost, apart from the simulated parts around them.
+    static func threadCPU() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
     }
 
     /// Runs `script` from the start for `duration` of virtual time; stops early at a power cut.

@@ -49,6 +49,8 @@ public final class SimulatedBoard {
     /// interactive loop lets it run on and is woken when the answer comes.
     public var waitsForRealFetches = true
     public let startInstant: Instant
+    /// CPU time spent inside the device's `service()` (the simulated parts excluded).
+    public internal(set) var deviceCPUNanoseconds: Int64 = 0
     /// Per-pixel lit time of the OLED (nil on an LCD).
     public internal(set) var litMeter: LitMeter?
 
@@ -169,7 +171,9 @@ public final class SimulatedBoard {
             litMeter = LitMeter(width: model.configuration.width, height: model.configuration.height, start: clock.now())
         }
         let frames = device.counters.frames
+        let before = Self.threadCPU()
         device.start()
+        deviceCPUNanoseconds += Self.threadCPU() - before
         if device.counters.frames != frames { litMeter?.record(glass, at: clock.now()) }
     }
 

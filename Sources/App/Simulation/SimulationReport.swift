@@ -61,6 +61,10 @@ public struct SimulationReport {
         w.key("bus_transactions"); w.number(device.counters.busTransactions)
         w.key("bus_payload_bytes"); w.number(device.counters.busPayloadBytes)
         w.key("flush_failures"); w.number(device.counters.flushFailures)
+        w.key("largest_frame_payload_bytes"); w.number(device.counters.largestFlushPayloadBytes)
+        w.key("last_frame_payload_bytes"); w.number(device.counters.lastFlushPayloadBytes)
+        // I²C at 400 kHz: 9 bit times per byte (8 data + ACK) plus START, address and STOP.
+        w.key("last_frame_wire_microseconds_400khz"); w.number(Double(device.counters.lastFlushBitTimes) / 0.4, places: 1)
         if let meter = board.litMeter {
             var final = meter
             final.close(at: now)
@@ -87,6 +91,7 @@ public struct SimulationReport {
         w.key("wakeups"); w.number(device.counters.wakeups)
         w.key("wakeups_per_second"); w.number(seconds > 0 ? Double(device.counters.wakeups) / seconds : 0, places: 3)
         w.key("cpu_seconds"); w.number(Self.cpuSeconds(), places: 3)
+        w.key("device_cpu_seconds"); w.number(Double(board.deviceCPUNanoseconds) / 1e9, places: 3)
         w.key("timeline"); w.openArray()
         for entry in board.timeline {
             w.element(); w.open()

@@ -16,11 +16,11 @@ public enum TerminalPicture {
     /// The four half-block cells, indexed by `top << 1 | bottom`.
     static let halfBlocks: [Character] = [" ", "▄", "▀", "█"]
 
-    /// `image` (a 128×64 or 128×32 OLED, or any size) as `(height + 1) / 2` rows of `width`
+    /// `image` (a 128×64 or 128×32 OLED, a character LCD's dots, any size) as `(height + 1) / 2` rows of `width`
     /// half-block characters, boxed: `height / 2 + 2` strings of `width + 2` characters for
     /// an even height. An odd last pixel row is drawn as the top half of a cell whose bottom
     /// half is dark.
-    public static func oled(_ image: PanelImage) -> [String] {
+    public static func panel(_ image: PanelImage) -> [String] {
         var rows: [String] = []
         rows.reserveCapacity((image.height + 1) / 2 + 2)
         rows.append(border(left: "┌", right: "┐", width: image.width))
@@ -38,24 +38,6 @@ public enum TerminalPicture {
             y += 2
         }
         rows.append(border(left: "└", right: "┘", width: image.width))
-        return rows
-    }
-
-    /// A character LCD's rows (`HD44780Backpack.lines`), each padded with spaces or cut to
-    /// `columns` characters, boxed like `oled(_:)`: `lines.count + 2` strings of
-    /// `columns + 2` characters.
-    ///
-    /// `HD44780Model.lines` writes a few ROM codes as more than one character ("⁻¹", "x̄") and
-    /// three as CJK ideographs that a terminal draws two columns wide (千 万 円); cutting to
-    /// `columns` characters can then lose the tail of such a row, or its box edge can sit a
-    /// column off. Control characters are shown as "?" (see `printable`).
-    public static func characterLCD(lines: [String], columns: Int) -> [String] {
-        let width = max(columns, 0)
-        var rows: [String] = [border(left: "┌", right: "┐", width: width)]
-        for line in lines {
-            rows.append("│" + fitted(printable(line), width: width) + "│")
-        }
-        rows.append(border(left: "└", right: "┘", width: width))
         return rows
     }
 
