@@ -65,9 +65,42 @@ extension Device {
 
     // MARK: Buttons
 
-    /// Every edge the kernel queued, oldest first, through the debouncer; a full buffer may
-    /// mean the kernel dropped edges, so the debouncer then checks the levels.
+    /// Every edge the kernel queued, oldest first, through the debouncer. The kernel's event
+    /// buffer drops edges when it overflows (16 per line on uAPI v1), which the edges cannot
+    /// tell: after a wake-up that read edges, the levels are read once, and a line whose level
+    /// differs from what its edges said is resynchronised (and counted for the status screen),
+    /// so a lost release never leaves a button held.
     func serviceButtons() {
+        for line in 0..<edgesPerLine.count { edgesPerLine[line] = 0 }
+        var read = drainEdges()
+        if read > 0, let levels = try? inputs.levels() {
+            var observed = levels & gestures.lineMask
+            var recovered = false
+            for line in 0..<edgesPerLine.count where edgesPerLine[line] >= Self.kernelEventsPerLine {
+                gestures.recoverOverflow(line: line, levels: observed, at: moment.now) { gesture in self.gesture(gesture) }
+                recovered = true
+            }
+            if recovered { send(.droppedEdges(gestures.overflowResyncs)) }
+            if observed != gestures.expectedLevels {
+                // An edge may have arrived between the last read and the level read.
+                read = drainEdges()
+                if read > 0, let again = try? inputs.levels() { observed = again & gestures.lineMask }
+                if observed != gestures.expectedLevels {
+                    gestures.resynchronise(levels: observed, at: moment.now) { gesture in self.gesture(gesture) }
+                    send(.droppedEdges(gestures.overflowResyncs))
+                }
+            }
+        }
+        gestures.advance(to: moment.now) { gesture in self.gesture(gesture) }
+    }
+
+    /// The kernel's event buffer per line on uAPI v1 (libgpiod 1.6, Raspberry Pi OS bookworm):
+    /// a wake-up that reads this many edges of one line may have lost the rest.
+    static var kernelEventsPerLine: Int { 16 }
+
+    /// Consumes every queued edge; returns how many there were.
+    func drainEdges() -> Int {
+        var total = 0
         var count = 0
         repeat {
             do throws(GPIOError) {
@@ -76,14 +109,13 @@ extension Device {
                 count = 0
             }
             for i in 0..<count {
+                let line = edges[i].line
+                if line < edgesPerLine.count { edgesPerLine[line] += 1 }
                 gestures.consume(edges[i]) { gesture in self.gesture(gesture) }
             }
-            if count == edges.count, let levels = try? inputs.levels() {
-                gestures.resynchronise(levels: levels, at: moment.now) { gesture in self.gesture(gesture) }
-                if gestures.overflowResyncs != state.droppedEdges { send(.droppedEdges(gestures.overflowResyncs)) }
-            }
+            total += count
         } while count == edges.count
-        gestures.advance(to: moment.now) { gesture in self.gesture(gesture) }
+        return total
     }
 
     func gesture(_ gesture: ButtonGesture) {

@@ -48,6 +48,8 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     var effects: [Effect] = []
     var followUps: [Event] = []
     let edges: UnsafeMutableBufferPointer<Edge>
+    /// Edges read per line in this wake-up (an overflow shows as a full kernel buffer).
+    var edgesPerLine: [Int]
     /// The frame on its way to the OLED, and the one the screens draw into before the orbit
     /// moves it (narrower by the orbit's reach, so the move never cuts anything off).
     var frame: Framebuffer
@@ -92,6 +94,7 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         effects.reserveCapacity(32)
         followUps.reserveCapacity(32)
         edges = .allocate(capacity: 64)
+        edgesPerLine = [Int](repeating: 0, count: activeLow.count)
         switch display {
         case .oled(let driver):
             let profile = driver.profile

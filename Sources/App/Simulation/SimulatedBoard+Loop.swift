@@ -9,7 +9,7 @@ extension SimulatedBoard {
     public var nextWake: Instant? {
         var next = device.nextDeadline
         if receiver != nil { next = Instant.earliest(next, drive?.nextEpoch) }
-        return Instant.earliest(next, buttons.nextTransition)
+        return wakesOnEdges ? Instant.earliest(next, buttons.nextTransition) : next
     }
 
     /// Runs the device up to `end` on the virtual clock, waking it exactly where a real loop

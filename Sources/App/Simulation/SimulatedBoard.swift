@@ -48,6 +48,9 @@ public final class SimulatedBoard {
     /// Stop virtual time while a fetch is out on a real network (headless runs); the
     /// interactive loop lets it run on and is woken when the answer comes.
     public var waitsForRealFetches = true
+    /// Wake the device when a contact moves, as poll(2) does on the line's event descriptor.
+    /// Off, edges wait in the kernel's buffer until the next wake-up: a device busy elsewhere.
+    public var wakesOnEdges = true
     public let startInstant: Instant
     /// CPU time spent inside the device's `service()` (the simulated parts excluded).
     public internal(set) var deviceCPUNanoseconds: Int64 = 0
@@ -101,7 +104,8 @@ public final class SimulatedBoard {
 
         // Buttons and GPS
         buttons = SimulatedButtons(
-            clock: clock, lines: board.buttons.map { $0.activeLow ? .activeLow : .activeHigh }, seed: setup.seed)
+            clock: clock, lines: board.buttons.map { $0.activeLow ? .activeLow : .activeHigh },
+            eventBuffer: setup.buttonBuffer, seed: setup.seed)
         serial = SimulatedSerialDevices(clock: clock)
         let baud: BaudRate = if case .fixed(let rate) = board.gps.baud { rate } else { .b9600 }
         switch setup.gps {

@@ -72,6 +72,28 @@ public struct ButtonGestures: Sendable {
         advance(to: now, emit: emit)
     }
 
+    /// The kernel's buffer for `line` overflowed (a wake-up read as many of its edges as the
+    /// buffer holds: uAPI v1 then drops the newest). The edges kept are the first of the
+    /// movement; the rest, the release among them, are lost. `levels` is the lines' level now.
+    ///
+    /// A line that is pressed now is resynchronised (its hold starts at `now`). A line that is
+    /// released now, was pressed since its last hold began and never held long enough to count,
+    /// was a press whose rest the kernel dropped: it is recognised now as a short press, so a
+    /// press is not lost while the loop is busy.
+    public mutating func recoverOverflow(line: Int, levels: UInt32, at now: Instant, emit: (ButtonGesture) -> Void) {
+        guard lines.indices.contains(line) else { return }
+        overflowResyncs += 1
+        advance(to: now, emit: emit)
+        let pressed = lines[line].isPressed(high: levels & (1 << UInt32(line)) != 0)
+        if !pressed, lines[line].pressSeen, !lines[line].stable {
+            lines[line].rest(at: now)
+            emit(ButtonGesture(button: line, kind: .short, time: now))
+        } else {
+            lines[line].resynchronise(pressed: pressed, at: now)
+        }
+        advance(to: now, emit: emit)
+    }
+
     /// Settles every debounce and fires every long press due by `now`, in time order.
     public mutating func advance(to now: Instant, emit: (ButtonGesture) -> Void) {
         while let next = earliest(), next.time <= now {
@@ -84,6 +106,20 @@ public struct ButtonGestures: Sendable {
     /// When `advance` must run next even if no edge arrives; nil when nothing is pending
     /// (no line bouncing, no button held short of its long press).
     public var nextDeadline: Instant? { earliest()?.time }
+
+    /// The physical levels the edges consumed so far imply, bit `i` for line `i` (1 = high),
+    /// in the form `DigitalInputs.levels()` reports. A reading that differs after the edges
+    /// were drained means the kernel dropped some: call `resynchronise` then.
+    public var expectedLevels: UInt32 {
+        var bits: UInt32 = 0
+        for i in 0..<lines.count where lines[i].level != lines[i].activeLow {
+            bits |= 1 << UInt32(i)
+        }
+        return bits
+    }
+
+    /// The bits of `levels()` that belong to the lines.
+    public var lineMask: UInt32 { lines.count >= 32 ? .max : (1 << UInt32(lines.count)) - 1 }
 
     /// Whether `button` is down, debounced; false for a line this instance does not have.
     public func isHeld(_ button: Int) -> Bool {

@@ -32,6 +32,9 @@ struct ButtonLine {
     /// When the current hold becomes a long press; nil when not held, or once the long press
     /// has fired (its release then emits nothing).
     private(set) var longAt: Instant?
+    /// A press edge came while the line was at rest (not held): the start of a press, what a
+    /// press whose later edges were lost is recognised by. Cleared when a hold begins.
+    private(set) var pressSeen = false
 
     init(activeLow: Bool, timing: ButtonTiming) {
         precondition(timing.debounce >= .zero, "a debounce period cannot be negative")
@@ -67,6 +70,7 @@ struct ButtonLine {
             stable = level
             if stable {
                 longAt = time + longPress
+                pressSeen = false
                 return nil
             }
             // Released: a short press if the long press has not fired.
@@ -81,7 +85,18 @@ struct ButtonLine {
     /// line evidently moved in between. Time never runs backwards here: a stamp older than the
     /// last change (an edge read after a resynchronisation) counts as that change's time.
     mutating func observe(pressed: Bool, at time: Instant) {
+        if pressed && !stable { pressSeen = true }
         level = pressed
+        changedAt = max(changedAt, time)
+    }
+
+    /// The line is released and at rest as of `time`, whatever its edges said: after a press
+    /// whose later edges the kernel dropped has been recognised from what was left.
+    mutating func rest(at time: Instant) {
+        level = false
+        stable = false
+        longAt = nil
+        pressSeen = false
         changedAt = max(changedAt, time)
     }
 

@@ -109,3 +109,42 @@ struct ButtonScenarioTests {
         #expect(restarted.device.state.store.locations == [locations[1]])
     }
 }
+
+/// Issue 13 item 2: a press is never lost while the device is busy, and an overflowing kernel
+/// buffer is counted and shown.
+@Suite("Device: buttons while busy")
+struct BusyButtonTests {
+    @Test("edges pile up while the loop is busy: each press counts once even when its edges overflow the kernel's buffer")
+    func busyLoop() {
+        let board = DeviceRig.make { $0.rotateEvery = .some(nil) }
+        board.advance(by: .seconds(10))
+        board.wakesOnEdges = false  // only the device's own deadlines (the GPS epoch each second) wake it
+        let heavy = BounceProfile(bounces: 6...9, window: .milliseconds(4))
+        for _ in 0..<6 {
+            board.buttons.press(0, holdFor: .milliseconds(150), bounce: heavy)
+            board.advance(by: .milliseconds(1200))
+        }
+        board.wakesOnEdges = true
+        board.advance(by: .seconds(2))
+        #expect(board.buttons.droppedEdgeCount > 0, "the test must overflow the kernel's buffer")
+        #expect(board.device.counters.gestures == 6, "gestures: \(board.device.counters.gestures)")
+        #expect(board.device.state.store.settings.temperature == .celsius, "six presses: back to °C")
+        #expect(!board.device.gestures.isHeld(0))
+        #expect(DeviceRig.line(board, "Btn")?.isProblem == true, "the lost edges are on the status screen")
+    }
+
+    @Test("two presses inside one busy second: the kernel kept only the first's edges; shown, and nothing stays held")
+    func overflowMergesPresses() {
+        let board = DeviceRig.make { $0.rotateEvery = .some(nil) }
+        board.advance(by: .seconds(10) + .milliseconds(100))
+        board.wakesOnEdges = false
+        let heavy = BounceProfile(bounces: 6...9, window: .milliseconds(4))
+        board.buttons.press(1, holdFor: .milliseconds(150), bounce: heavy)
+        board.buttons.press(1, at: board.clock.now() + .milliseconds(400), holdFor: .milliseconds(150), bounce: heavy)
+        board.advance(by: .seconds(2))
+        board.wakesOnEdges = true
+        #expect(board.device.counters.gestures >= 1)
+        #expect(!board.device.gestures.isHeld(1))
+        #expect(DeviceRig.line(board, "Btn")?.text.hasSuffix("edges lost") == true)
+    }
+}
