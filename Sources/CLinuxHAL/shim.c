@@ -10,12 +10,23 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <sys/file.h>
+#include <sys/timex.h>
 #include <linux/serial.h>
 
 int th_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
 int th_ioctl_int(int fd, unsigned long request, unsigned long arg) { return ioctl(fd, request, arg); }
 int th_open(const char *path, int flags, mode_t mode) { return open(path, flags, mode); }
 int th_flock(int fd, int operation) { return flock(fd, operation); }
+
+int th_adjtimex_read(int *status) {
+    struct timex t;
+    memset(&t, 0, sizeof t);
+    int state = adjtimex(&t);
+    *status = t.status;
+    return state;
+}
+const int TH_TIME_ERROR = TIME_ERROR;
+const int TH_STA_UNSYNC = STA_UNSYNC;
 
 const unsigned long TH_I2C_SLAVE = I2C_SLAVE;
 const unsigned long TH_I2C_RDWR = I2C_RDWR;

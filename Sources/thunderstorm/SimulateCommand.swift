@@ -59,8 +59,8 @@ struct SimulateCommand: ParsableCommand {
     var zone = "Europe/Berlin"
     @Option(help: ArgumentHelp("on or off: override the board's burn-in orbit (for measuring it).", valueName: "on|off"))
     var orbit: String?
-    @Option(help: ArgumentHelp("system (the kernel's clock is synchronised) or gps (it is not: the clock waits for GPS time).", valueName: "system|gps"))
-    var clock = "system"
+    @Option(help: ArgumentHelp("host (ask this machine's kernel, as the device does; the default on a terminal), system (synchronised; the default with --headless) or gps (not synchronised: the clock waits for GPS time).", valueName: "host|system|gps"))
+    var clock: String?
     @Option(help: ArgumentHelp("Seed of the simulated bounce, weather and jitter.", valueName: "n"))
     var seed: UInt64 = 1
     @Flag(help: "Print what the device logs on standard error (headless).")

@@ -61,10 +61,11 @@ enum SimulationOptions {
         case "off": setup.orbit = false
         case let other?: throw usage("simulate: --orbit \(other) must be on or off")
         }
-        switch command.clock {
+        switch command.clock ?? (command.headless ? "system" : "host") {
         case "system": setup.systemClockSynchronised = true
         case "gps": setup.systemClockSynchronised = false
-        default: throw usage("simulate: --clock \(command.clock) must be system or gps")
+        case "host": setup.askKernelClock = true
+        case let other: throw usage("simulate: --clock \(other) must be host, system or gps")
         }
         return setup
     }

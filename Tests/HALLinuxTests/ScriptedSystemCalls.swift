@@ -11,7 +11,7 @@ final class ScriptedSystemCalls: SystemCalls, @unchecked Sendable {
         case pread(CInt, Int, off_t), pwrite(CInt, [UInt8], off_t), ioctl(CInt, UInt, UInt)
         case tcgetattr(CInt), tcsetattr(CInt, CInt), tcflush(CInt, CInt), poll(Int, CInt)
         case fsync(CInt), fdatasync(CInt), rename(String, String), unlink(String), mkdir(String, mode_t)
-        case fstat(CInt), ftruncate(CInt, off_t), flock(CInt, CInt), clock(clockid_t)
+        case fstat(CInt), ftruncate(CInt, off_t), flock(CInt, CInt), clock(clockid_t), adjtimex
         case timerfdCreate, timerfdSetTime(CInt, Int64, Int64), eventfd, signalfd([CInt]), signalfdRead(CInt)
         case directoryEntries(String), resolvedPath(String), serialPortType(CInt)
     }
@@ -105,6 +105,12 @@ final class ScriptedSystemCalls: SystemCalls, @unchecked Sendable {
     func clockGetTime(_ clock: clockid_t, _ time: UnsafeMutablePointer<timespec>) -> CInt {
         time.pointee = timespec(tv_sec: 12, tv_nsec: 345)
         return record(.clock(clock), 0)
+    }
+    /// What `adjtimex` reports: the clock state and `timex.status`.
+    var clockState: (state: CInt, status: CInt) = (0, 0)  // TIME_OK, synchronised
+    func adjtimex(_ status: UnsafeMutablePointer<CInt>) -> CInt {
+        status.pointee = clockState.status
+        return record(.adjtimex, clockState.state)
     }
     func timerfdCreate() -> CInt { record(.timerfdCreate, nextDescriptor) }
     func timerfdSetTime(_ fd: CInt, _ deadlineNanoseconds: Int64, _ intervalNanoseconds: Int64) -> CInt {

@@ -37,6 +37,9 @@ public struct SimulationSetup {
     /// Whether the kernel says the system clock is synchronised; false makes GPS time the
     /// clock's source once the receiver's time is vouched for.
     public var systemClockSynchronised = true
+    /// Ask this machine's kernel instead (`adjtimex`), as the device does: for a simulation
+    /// that runs on the real clock.
+    public var askKernelClock = false
     /// The zone the simulated weather service names for every place (the real one names the
     /// place's own zone; the twin has no map of zones).
     public var serviceZone: String = "Europe/Berlin"

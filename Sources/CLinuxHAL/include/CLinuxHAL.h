@@ -23,6 +23,12 @@ int th_open(const char *path, int flags, mode_t mode);
 // flock(2): Swift resolves the name to `struct flock` from <fcntl.h>.
 int th_flock(int fd, int operation);
 
+/// adjtimex(2) with modes 0 (read only): returns the clock state (TIME_OK … TIME_ERROR) or -1
+/// with errno, and stores timex.status in *status.
+int th_adjtimex_read(int *status);
+extern const int TH_TIME_ERROR;
+extern const int TH_STA_UNSYNC;
+
 // Request numbers: macros built from _IOR/_IOWR do not import into Swift.
 extern const unsigned long TH_I2C_SLAVE;
 extern const unsigned long TH_I2C_RDWR;

@@ -29,6 +29,9 @@ public protocol SystemCalls {
     func ftruncate(_ fd: CInt, _ length: off_t) -> CInt
     func flock(_ fd: CInt, _ operation: CInt) -> CInt
     func clockGetTime(_ clock: clockid_t, _ time: UnsafeMutablePointer<timespec>) -> CInt
+    /// `adjtimex(2)` with `modes` 0 (read only): the clock state (`TIME_OK`…`TIME_ERROR`), or
+    /// -1 with errno; `timex.status` goes to `status`.
+    func adjtimex(_ status: UnsafeMutablePointer<CInt>) -> CInt
     /// `timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC)`.
     func timerfdCreate() -> CInt
     /// `timerfd_settime(fd, TFD_TIMER_ABSTIME, …)`; a deadline of 0 disarms.
@@ -93,6 +96,7 @@ public struct LiveSystemCalls: SystemCalls, Sendable {
     public func clockGetTime(_ clock: clockid_t, _ time: UnsafeMutablePointer<timespec>) -> CInt {
         Glibc.clock_gettime(clock, time)
     }
+    public func adjtimex(_ status: UnsafeMutablePointer<CInt>) -> CInt { th_adjtimex_read(status) }
     public func timerfdCreate() -> CInt { th_timerfd_create_monotonic() }
     public func timerfdSetTime(_ fd: CInt, _ deadlineNanoseconds: Int64, _ intervalNanoseconds: Int64) -> CInt {
         th_timerfd_settime_abs(fd, deadlineNanoseconds, intervalNanoseconds)

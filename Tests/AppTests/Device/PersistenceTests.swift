@@ -3,6 +3,7 @@ import Core
 import HAL
 import HALSim
 import Store
+import Board
 import Screens
 import Testing
 
@@ -87,5 +88,68 @@ struct PersistenceTests {
         #expect(board.device.state.storeHealth == .healthy)
         disk.crash()
         #expect(DeviceRig.make(disk: disk).device.state.store.settings.temperature == .fahrenheit)
+    }
+}
+
+/// Issue 13 item 4: the weather cache on the medium, read back at start.
+@Suite("Device: the weather cache")
+struct WeatherCacheTests {
+    @Test("a restart two hours later with no network shows the cached weather, marked stale, and keeps trying")
+    func restoredStale() {
+        let disk = CrashableFileSystem()
+        let board = DeviceRig.make(disk: disk) { $0.gps = .none }
+        board.advance(by: .seconds(60))
+        let fetched = board.device.state.weather.state.value?.fetchedAt
+        #expect(fetched != nil)
+        #expect(disk.image().files["/state/weather.cache"] != nil, "the first answer is cached at once")
+        disk.crash()
+        let later = DeviceRig.make(start: DeviceRig.summer + .seconds(2 * 3600), disk: disk) {
+            $0.gps = .none
+            $0.weather = .offline
+        }
+        later.advance(by: .seconds(5))
+        let state = later.device.state
+        #expect(state.weather.state.value?.fetchedAt == fetched, "the cached report is shown")
+        guard case .stale(let minutes) = state.model.weather.freshness else {
+            Issue.record("not marked stale: \(state.model.weather.freshness)")
+            return
+        }
+        #expect((118...122).contains(minutes))
+        #expect(state.model.weather.forecast != nil)
+        #expect(later.device.counters.fetches >= 1, "and the device asks again")
+        DeviceRig.expectGlassAgrees(later)
+    }
+
+    @Test("the cache is rewritten at most hourly (flash wear), not at every fetch")
+    func savedHourly() {
+        let disk = CrashableFileSystem()
+        let board = DeviceRig.make(disk: disk) { $0.gps = .none }
+        board.advance(by: .seconds(6 * 3600))
+        let renames = disk.count(of: .rename)
+        #expect(board.device.counters.fetches >= 20)
+        #expect((5...8).contains(renames), "cache writes in 6 h: \(renames)")
+    }
+
+    @Test("a cache for another place is not shown under this place's name")
+    func otherPlace() {
+        let disk = CrashableFileSystem()
+        let board = DeviceRig.make(disk: disk)
+        board.advance(by: .seconds(60))
+        disk.crash()
+        // The same medium in a board whose default place is Oslo, with no receiver.
+        let json = ReferenceBoard.json.replacing("\"latitude\": 52.52", with: "\"latitude\": 59.91")
+            .replacing("\"longitude\": 13.405", with: "\"longitude\": 10.75")
+        guard case .success(let oslo) = BoardFile.check(Array(json.utf8)) else {
+            Issue.record("the modified board does not validate")
+            return
+        }
+        let moved = DeviceRig.make(disk: disk) {
+            $0.board = oslo
+            $0.gps = .none
+            $0.weather = .offline
+        }
+        moved.advance(by: .seconds(5))
+        #expect(moved.device.state.weather.state.value == nil)
+        #expect(moved.timeline.contains { $0.text.contains("not the shown place") })
     }
 }
