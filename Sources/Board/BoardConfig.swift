@@ -93,7 +93,7 @@ public struct SensorConfig: Sendable, Equatable {
     }
 }
 
-/// The place shown before the first GPS fix (and when the receiver is unplugged).
+/// The place shown before the first GPS fix (after one, the last known position stays).
 public struct DefaultLocation: Sendable, Equatable {
     /// At most 32 characters: room for nearly every place name, while a 128-pixel line or a
     /// 20-column LCD row still shows a recognisable start of it.

@@ -14,7 +14,12 @@ public enum StateDirectory {
     public static func load(from host: FilePath, into disk: CrashableFileSystem, at directory: FilePath) throws(FileSystemError) {
         var files = HostFiles()
         var disk = disk
-        try? disk.createDirectory(directory)
+        if (try? disk.createDirectory(directory)) != nil {
+            // A new directory's name is durable only once its parent is synced.
+            var parent = directory
+            parent.removeLastComponent()
+            try disk.synchronizeDirectory(parent.isEmpty ? "/" : parent)
+        }
         for name in fileNames {
             let path = host.appending(name)
             let opened: Result<FileHandle, FileSystemError> = Result { () throws(FileSystemError) in try files.open(path, .readOnly) }

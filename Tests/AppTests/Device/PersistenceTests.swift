@@ -3,6 +3,8 @@ import Core
 import HAL
 import HALSim
 import Store
+import Glibc
+import SystemPackage
 import Board
 import Screens
 import Testing
@@ -151,5 +153,30 @@ struct WeatherCacheTests {
         moved.advance(by: .seconds(5))
         #expect(moved.device.state.weather.state.value == nil)
         #expect(moved.timeline.contains { $0.text.contains("not the shown place") })
+    }
+}
+
+/// `simulate --state-dir`: the medium starts from a directory and goes back to it.
+@Suite("Device: the state directory")
+struct StateDirectoryTests {
+    @Test("what the device committed survives a power cut through the directory")
+    func roundTrip() throws {
+        var template = [CChar]("/tmp/thunderstorm-state-XXXXXX".utf8CString)
+        let directory = FilePath(String(cString: mkdtemp(&template)!))
+        defer {
+            for name in StateDirectory.fileNames { unlink(directory.appending(name).string) }
+            rmdir(directory.string)
+        }
+        let first = CrashableFileSystem()
+        try StateDirectory.load(from: directory, into: first, at: "/state")
+        let board = DeviceRig.make(disk: first)
+        board.advance(by: .seconds(5))
+        ButtonScenarioTests.press(board, 1)
+        try StateDirectory.save(first.durableImage(), from: "/state", to: directory)
+        let second = CrashableFileSystem()
+        try StateDirectory.load(from: directory, into: second, at: "/state")
+        second.crash()  // what load wrote must itself be durable
+        let again = DeviceRig.make(disk: second)
+        #expect(again.device.state.store.settings.units == .imperial)
     }
 }
