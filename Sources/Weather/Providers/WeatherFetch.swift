@@ -8,6 +8,11 @@ public enum WeatherFetch {
     public struct Result: Sendable {
         public var outcome: Swift.Result<FetchOutcome, WeatherError>
         public var response: HTTPResponse?
+
+        public init(outcome: Swift.Result<FetchOutcome, WeatherError>, response: HTTPResponse?) {
+            self.outcome = outcome
+            self.response = response
+        }
     }
 
     public static func perform<Service: WeatherService, Transport: HTTPTransport, Clock: DeviceClock>(
