@@ -9,24 +9,14 @@ import HAL
 /// Milliseconds on the monotonic clock, for readable test times.
 func ms(_ value: Int64) -> Instant { Instant(nanoseconds: value * 1_000_000) }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a seeded generator, so a seed gives the same bounce
-/// on every run.
-struct SeededRandom {
-    private var state: UInt64
+/// The bounce and the press scripts come from HAL's seeded SplitMix64, so a seed gives the same
+/// bounce on every run.
+typealias SeededRandom = SplitMix64
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in `range` (modulo bias is irrelevant at these sizes).
+extension SplitMix64 {
+    /// Uniform in `range`.
     mutating func next(in range: ClosedRange<Int64>) -> Int64 {
-        range.lowerBound + Int64(next() % UInt64(range.upperBound - range.lowerBound + 1))
+        Int64(next(in: Int(range.lowerBound)...Int(range.upperBound)))
     }
 }
 

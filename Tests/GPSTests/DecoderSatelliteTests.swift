@@ -1,3 +1,4 @@
+import HAL
 import GPS
 import HALSim
 import Testing

@@ -30,7 +30,7 @@ public struct AppState {
 
     // Parts
     public internal(set) var gps: GPSReport = .starting
-    public internal(set) var weather: WeatherRepository<SeededRandom>
+    public internal(set) var weather: WeatherRepository<SplitMix64>
     /// The token of the newest fetch ordered; outcomes of older ones are dropped.
     public internal(set) var weatherToken: UInt64 = 0
     public internal(set) var zone: ZoneRules = .utc
@@ -64,7 +64,7 @@ public struct AppState {
         self.options = options
         self.store = store
         self.storeHealth = storeHealth
-        weather = WeatherRepository(random: SeededRandom(seed: seed))
+        weather = WeatherRepository(random: SplitMix64(seed: seed))
         model = ScreenModel(
             settings: store.settings, clock: nil, place: Place(name: options.defaultName, source: .boardDefault),
             gps: .noReceiver, weather: WeatherPanel(forecast: nil))
@@ -82,19 +82,4 @@ public struct PendingRemoval: Sendable, Equatable {
     public var location: SavedLocation
     public var button: Int
     public var deadline: Instant
-}
-
-/// A small, seedable generator for the weather repository's jitter (SplitMix64, Steele et al.,
-/// "Fast splittable pseudorandom number generators", OOPSLA 2014): a value, so the state stays
-/// a value and a test with the same seed sees the same schedule.
-public struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

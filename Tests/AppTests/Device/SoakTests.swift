@@ -12,35 +12,24 @@ import Testing
 /// acknowledged by then.
 @Suite("Device: a day of random faults")
 struct SoakTests {
-    struct Random {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
-    }
-
     @Test("24 hours, a fault or a press every few minutes, power-cut copies checked along the way", arguments: [7] as [UInt64])
     func day(seed: UInt64) throws {
         let disk = CrashableFileSystem()
         let board = DeviceRig.make(disk: disk) { $0.seed = seed }
-        var random = Random(state: seed)
+        var random = SplitMix64(seed: seed)
         var checks = 0
         var presses = 0
         let end = board.startInstant + .seconds(86_400)
         while board.clock.now() < end {
-            board.advance(by: .seconds(Int64(60 + random.next(540))))
-            switch random.next(12) {
+            board.advance(by: .seconds(Int64(60 + Int(random.next(below: 540)))))
+            switch Int(random.next(below: 12)) {
             case 0, 1, 2, 3:
                 presses += 1
-                board.buttons.press(random.next(3), holdFor: .milliseconds(random.next(2) == 0 ? 120 : 1200), bounce: .typical)
-            case 4: board.apply(.network(up: random.next(2) == 0))
-            case 5: board.apply(.gps(plugged: random.next(3) != 0))
-            case 6: board.apply(.i2cNack(count: 1 + random.next(5)))
-            case 7: board.apply(.disk(random.next(2) == 0 ? .eio : .enospc))
+                board.buttons.press(Int(random.next(below: 3)), holdFor: .milliseconds(Int(random.next(below: 2)) == 0 ? 120 : 1200), bounce: .typical)
+            case 4: board.apply(.network(up: Int(random.next(below: 2)) == 0))
+            case 5: board.apply(.gps(plugged: Int(random.next(below: 3)) != 0))
+            case 6: board.apply(.i2cNack(count: 1 + Int(random.next(below: 5))))
+            case 7: board.apply(.disk(Int(random.next(below: 2)) == 0 ? .eio : .enospc))
             case 8, 9: board.apply(.disk(.ok))
             default:
                 // A power cut on a copy of the medium now: everything acknowledged must be there.

@@ -1,3 +1,4 @@
+import HAL
 import Drivers
 import Graphics
 import Screens

@@ -1,3 +1,4 @@
+import HAL
 import Board
 import GPS
 import HALSim

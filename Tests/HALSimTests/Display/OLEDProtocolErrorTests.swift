@@ -1,3 +1,4 @@
+import HAL
 import HALSim
 import Testing
 
