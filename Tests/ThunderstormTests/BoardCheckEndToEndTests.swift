@@ -38,6 +38,8 @@ struct BoardCheckEndToEndTests {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        // Never the test's own terminal: `simulate` would take it over.
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
