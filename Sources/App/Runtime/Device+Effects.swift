@@ -19,8 +19,8 @@ extension Device {
             saveWeatherCache(token)
         case .loadZone(let name, let source):
             switch dependencies.loadZone(name) {
-            case .success(let rules): followUps.append(.zone(rules, source))
-            case .failure(let error): followUps.append(.zoneFailed(name, reason: error.description))
+            case .success(let rules): send(.zone(rules, source))
+            case .failure(let error): send(.zoneFailed(name, reason: error.description))
             }
         case .measureIndoor:
             if sensorDue == nil { measure() }
@@ -38,7 +38,7 @@ extension Device {
             _ = try store.store.commit(change)
             reportStoreIfChanged()
         } catch {
-            followUps.append(.refused(change, error))
+            send(.refused(change, error))
         }
     }
 
@@ -89,16 +89,14 @@ extension Device {
                 sensorDue = until
             case .done(let measurement):
                 sensorDue = nil
-                followUps.isEmpty
-                    ? send(.indoor(Self.reading(measurement))) : followUps.append(.indoor(Self.reading(measurement)))
+                send(.indoor(Self.reading(measurement)))
             }
         } catch {
             sensorDue = nil
             if state.indoor != .failed(Self.shortSensorProblem(error)) {
                 dependencies.log(moment.now, .text("sensor: \(error)"))
             }
-            let reading = IndoorReading.failed(Self.shortSensorProblem(error))
-            followUps.isEmpty ? send(.indoor(reading)) : followUps.append(.indoor(reading))
+            send(.indoor(.failed(Self.shortSensorProblem(error))))
         }
     }
 

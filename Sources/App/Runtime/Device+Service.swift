@@ -139,6 +139,6 @@ extension Device {
             return
         }
         lastStore = (backing.sequence, health)
-        followUps.isEmpty ? send(.store(backing.state, health)) : followUps.append(.store(backing.state, health))
+        send(.store(backing.state, health))
     }
 }

@@ -66,6 +66,7 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     var lcdBusyUntil: Instant?
     var pendingResponse: (token: UInt64, cache: WeatherCache)?
     var started = false
+    var sending = false
 
     public init<Service: WeatherService>(
         options: DeviceOptions, clock: Clock, location: LocationService<Serial, Clock>, inputs: Inputs,
@@ -164,9 +165,13 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     }
 
     /// Runs the reducer on `event` and carries out what it asks, then whatever those effects
-    /// report back, in order.
+    /// report back, in order. Called again while an effect is being carried out (the store
+    /// answering a commit, the display failing while dimming), it queues the event behind the
+    /// one being handled instead of handling it inside it.
     func send(_ event: Event) {
         followUps.append(event)
+        guard !sending else { return }
+        sending = true
         var index = 0
         while index < followUps.count {
             let next = followUps[index]
@@ -177,5 +182,6 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
             for effectIndex in 0..<effects.count { perform(effects[effectIndex]) }
         }
         followUps.removeAll(keepingCapacity: true)
+        sending = false
     }
 }
