@@ -5,6 +5,8 @@ import HALSim
 import Screens
 import Testing
 import Weather
+import Board
+import Drivers
 
 /// Issue 13 item 5: the clock's source and the local time across a DST change.
 @Suite("Device: clock and zone")
@@ -45,5 +47,48 @@ struct ClockTests {
         #expect(board.device.state.zoneSource == .utc)
         #expect(DeviceRig.line(board, "Clock")?.text == "NTP, UTC, no zone")
         #expect(board.device.state.model.clock == ClockTime(hour: 10, minute: 0))
+    }
+}
+
+/// Issue 13 item 6: `automatic` brightness follows the sun at the shown place.
+@Suite("Device: night dimming")
+struct DimmingTests {
+    static func contrast(_ board: SimulatedBoard) -> (contrast: UInt8, precharge: UInt8)? {
+        guard case .oled(let model) = board.panel else { return nil }
+        return (model.registers.contrast, model.registers.precharge)
+    }
+
+    @Test("after sunset in Berlin the panel gets the night level (contrast and pre-charge), after sunrise the day level")
+    func sunsetAndSunrise() {
+        // 2026-06-21: sunset in Berlin about 19:33 UTC, sunrise about 02:43 UTC.
+        let board = DeviceRig.make(start: DeviceRig.at(2026, 6, 21, 19, 0))
+        board.advance(by: .seconds(60))
+        let day = OLEDProfile.ssd1306_128x64.normal
+        let night = OLEDProfile.ssd1306_128x64.dim
+        #expect(Self.contrast(board)?.contrast == day.contrast)
+        #expect(!board.device.state.dimmed)
+        board.advance(by: .seconds(3600))  // 20:01 UTC
+        #expect(board.device.state.dimmed)
+        #expect(Self.contrast(board)?.contrast == night.contrast && Self.contrast(board)?.precharge == night.precharge)
+        board.advance(to: board.startInstant + .seconds(8 * 3600))  // 03:00 UTC
+        #expect(!board.device.state.dimmed)
+        #expect(Self.contrast(board)?.contrast == day.contrast)
+    }
+
+    @Test("the brightness button: automatic → always bright → always dim, each a commit, applied at once")
+    func policy() {
+        let json = ReferenceBoard.json.replacing("\"longPress\": \"next-screen\"", with: "\"longPress\": \"cycle-brightness\"")
+        guard case .success(let config) = BoardFile.check(Array(json.utf8)) else {
+            Issue.record("the modified board does not validate")
+            return
+        }
+        let board = DeviceRig.make { $0.board = config }
+        board.advance(by: .seconds(10))
+        ButtonScenarioTests.press(board, 2, hold: .milliseconds(1000))
+        #expect(board.device.state.store.settings.brightness == .alwaysBright)
+        ButtonScenarioTests.press(board, 2, hold: .milliseconds(1000))
+        #expect(board.device.state.store.settings.brightness == .alwaysDim)
+        #expect(board.device.state.dimmed)
+        #expect(Self.contrast(board)?.contrast == OLEDProfile.ssd1306_128x64.dim.contrast)
     }
 }
