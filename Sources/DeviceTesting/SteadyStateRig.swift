@@ -28,7 +28,11 @@ public final class SteadyStateRig {
     /// the first epoch), starting at 2026-06-21T10:00:00Z.
     /// With `weatherUpdates` false the canned forecast is delivered once; later fetches are
     /// ordered and never answered, so a long measurement sees no weather update.
-    public init(seconds: Int = 3600, board: BoardConfig = SteadyStateRig.referenceBoard, weatherUpdates: Bool = true) throws {
+    /// With `rotation` the board's default screen rotation runs too (every screen is drawn).
+    public init(
+        seconds: Int = 3600, board: BoardConfig = SteadyStateRig.referenceBoard, weatherUpdates: Bool = true,
+        rotation: Bool = false
+    ) throws {
         let start = WallTime(seconds: 1_782_036_000)
         clock = VirtualClock(start: .zero, wallTime: start)
         var route = NMEARouteScript(
@@ -50,7 +54,7 @@ public final class SteadyStateRig {
             position: Position(latitude: board.defaultLocation.latitude, longitude: board.defaultLocation.longitude).rounded())
         let canned = WeatherFetch.perform(order, service: service, transport: &twin, clock: clock)
         var options = DeviceOptions(board: board)
-        options.rotateEvery = nil  // a steady state: the screen a person chose
+        if !rotation { options.rotateEvery = nil }  // the screen a person chose
         device = Device(
             options: options, clock: clock, location: LocationService(
                 devices: ReplayDevices(port: port), clock: clock,

@@ -3,8 +3,9 @@
 // replayed once a second, clean button edges, the file store in a temporary directory and a
 // weather link that answers once (a weather update is news, not steady state: its forecast
 // panel allocates by design and is counted separately in the closing note).
-// - "Second": one second of device life per step: one NMEA epoch, and the minute tick and the
-//   orbit's step when they fall due. 100 steps per iteration.
+// - "Second": one second of device life per step with the default settings: one NMEA epoch,
+//   and the minute tick, the orbit's step and the screen rotation (every screen drawn in turn)
+//   when they fall due. 100 steps per iteration.
 // - "MinuteTick": one minute of device life per iteration, ending just after the tick.
 // - "PressToGlass": the one wake-up that carries a recognised press of A (°C ↔ °F) through the
 //   reducer, the store's commit (pwrite + fdatasync), the render and the flush; only that
@@ -30,7 +31,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in 0..<100 { rig.advance(by: Duration.seconds(1)) }
         blackHole(rig.device.counters.frames)
     } setup: {
-        let rig = try SteadyStateRig(seconds: 1800, weatherUpdates: false)
+        let rig = try SteadyStateRig(seconds: 1800, weatherUpdates: false, rotation: true)
         rig.advance(by: .seconds(60))
         return rig
     }

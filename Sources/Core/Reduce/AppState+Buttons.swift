@@ -94,9 +94,14 @@ extension AppState {
     /// The automatic rotation leaves out the status screen (a button shows it), unless
     /// something is wrong.
     func next(after current: Screen, rotating: Bool = false) -> Screen {
+        // Index loops, no closures: this runs at every automatic rotation, and the unoptimised
+        // generic helpers (`contains(where:)`, `firstIndex(of:)`) allocate.
         let all = Self.screens
-        let problem = model.statusLines.contains { $0.isProblem }
-        var index = all.firstIndex(of: current) ?? 0
+        var problem = false
+        let lines = model.statusLines
+        for line in 0..<lines.count where lines[line].isProblem { problem = true }
+        var index = 0
+        for candidate in 0..<all.count where all[candidate] == current { index = candidate }
         repeat {
             index = (index + 1) % all.count
         } while (all[index] == .indoor && !options.hasSensor) || (rotating && all[index] == .status && !problem)

@@ -9,7 +9,12 @@ struct StatusKey: Equatable {
     var gps: GPSReport.Kind
     var satellites: Int?
     var threeD: Bool
-    var weather: LoadingState<WeatherReport, WeatherError>
+    /// The weather state as the status line reads it: its kind, the fetch time and the
+    /// failure, not the whole forecast (comparing that at every event would cost more than
+    /// the line).
+    var weatherKind: Int
+    var weatherFetched: WallTime?
+    var weatherFailure: WeatherError?
     var store: StoreHealth
     var places: Int
     var refusal: String?
@@ -26,8 +31,16 @@ extension AppState {
     var currentStatusKey: StatusKey {
         var indoorProblem: String?
         if case .failed(let why)? = indoor { indoorProblem = why }
+        let kind: Int
+        switch weather.state {
+        case .idle: kind = 0
+        case .loading: kind = 1
+        case .success: kind = 2
+        case .failure: kind = 3
+        }
         return StatusKey(
-            gps: gps.kind, satellites: gps.satellites, threeD: gps.threeD, weather: weather.state, store: storeHealth,
+            gps: gps.kind, satellites: gps.satellites, threeD: gps.threeD, weatherKind: kind,
+            weatherFetched: weather.state.value?.fetchedAt, weatherFailure: weather.state.failure, store: storeHealth,
             places: store.locations.count, refusal: refusal, notice: notice, display: display, clock: clockSource,
             zone: zone.identifier, zoneSource: zoneSource, indoor: indoorProblem, droppedEdges: droppedEdges)
     }

@@ -12,7 +12,10 @@ enum HoursScreen {
         }
         let row = Font.small.height
         let width = target.width / 4
-        for (index, hour) in hours.prefix(4).enumerated() {
+        // By index: an unoptimised `enumerated()` over a slice allocates, and the rotation draws
+        // this screen every few minutes.
+        for index in 0..<min(4, hours.count) {
+            let hour = hours[index]
             let x = index * width
             target.drawText(
                 UnitFormat.hour(hour.time, model.settings.time), font: .small, x: x, y: row, maxWidth: width,
@@ -33,7 +36,8 @@ enum HoursScreen {
             return
         }
         let width = target.width / 3
-        for (index, hour) in hours.prefix(3).enumerated() {
+        for index in 0..<min(3, hours.count) {
+            let hour = hours[index]
             let x = index * width
             target.drawText(
                 UnitFormat.hour(hour.time, model.settings.time), font: .small, x: x, y: 0, maxWidth: width - 2,

@@ -13,9 +13,9 @@ struct SteadyStateAllocationTests {
         #expect(count == 0, "\(what): \(count) allocations", sourceLocation: sourceLocation)
     }
 
-    @Test("NMEA epochs, minute ticks and orbit steps between two weather updates")
+    @Test("NMEA epochs, minute ticks, orbit steps and the screen rotation between two weather updates")
     func minutesOfEpochs() throws {
-        let rig = try SteadyStateRig(seconds: 1800)
+        let rig = try SteadyStateRig(seconds: 1800, rotation: true)
         rig.advance(by: .seconds(60))  // fix, weather, zone, first frames: allowed to allocate
         #expect(rig.device.state.gps.kind == .fix)
         #expect(rig.device.state.weather.state.value != nil)
@@ -27,7 +27,7 @@ struct SteadyStateAllocationTests {
         // building its forecast panel allocates (measured in the closing note).
         Self.expectNone(countMallocs { rig.advance(by: .seconds(390)) }, "390 s of epochs, ticks and orbit steps")
         #expect(rig.device.counters.fetches == fetches, "no weather update inside the window")
-        #expect(rig.device.counters.frames - frames >= 12, "minute ticks and orbit steps drew frames")
+        #expect(rig.device.counters.frames - frames >= 12, "minute ticks, orbit steps and rotations drew frames")
         #expect(rig.device.counters.wakeups - wakes >= 780)
     }
 
