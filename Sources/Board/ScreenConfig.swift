@@ -22,9 +22,9 @@ public struct ScreenConfig: Sendable, Equatable {
     }
 
     /// The rotation an OLED gets unless the file says otherwise. Measured with
-    /// `simulate --headless --duration 86400`: with the orbit alone the most-lit pixel of the
-    /// now screen (a stroke of the big digits) is lit 79 % of a day; rotating now, hours, days
-    /// and indoor every 60 s brings it to 45 % (ARCHITECTURE §8: at most 50 %).
+    /// `simulate --headless --duration 86400`: with the orbit alone the most-lit pixel is lit
+    /// 72 % of a day; rotating now, hours, days and indoor every 60 s brings it to 45–48 %
+    /// (ARCHITECTURE §8: at most 50 %).
     public static let oledRotation: Duration = .seconds(60)
 
     /// What a board file without `"screens"` gets on an OLED: rotation every 60 s, orbit on.

@@ -148,7 +148,7 @@ struct ReducerTests {
         var effects: [Effect] = []
         #expect(state.orbitOffset.x == 0 && state.orbitOffset.y == 0)
         state.reduce(.tick, at: Self.moment(180), into: &effects)
-        #expect(state.orbitOffset.x == Orbit.path[1].x && state.orbitOffset.y == Orbit.path[1].y)
+        #expect(state.orbitOffset.x == 1 && state.orbitOffset.y == 0)
         var lcd = Self.options
         lcd.orbit = false
         var still = AppState(options: lcd, store: .initial, storeHealth: .healthy, seed: 1)

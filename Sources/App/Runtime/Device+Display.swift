@@ -13,9 +13,16 @@ extension Device {
         if let retry = displayRetryAt, now < retry { return }
         if let busy = lcdBusyUntil, now < busy { return }
         if oled != nil {
-            OLEDScreens.render(state.model, state.screen, into: &canvas)
             let offset = state.orbitOffset
-            frame.copy(canvas, offsetX: offset.x, offsetY: offset.y)
+            if !state.options.orbit {
+                OLEDScreens.render(state.model, state.screen, into: &frame)
+            } else if Orbit.reachX(state.screen) == Orbit.reach.x {
+                OLEDScreens.render(state.model, state.screen, into: &canvas)
+                frame.copy(canvas, offsetX: offset.x, offsetY: offset.y)
+            } else {
+                OLEDScreens.render(state.model, state.screen, into: &wideCanvas)
+                frame.copy(wideCanvas, offsetX: offset.x, offsetY: offset.y)
+            }
             do {
                 flushed(try oled!.flush(frame))
             } catch {

@@ -54,6 +54,8 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     /// moves it (narrower by the orbit's reach, so the move never cuts anything off).
     var frame: Framebuffer
     var canvas: Framebuffer
+    /// The canvas of the screens that move less sideways (hours, days, status).
+    var wideCanvas: Framebuffer
     var characters: CharacterFrame
 
     // Bookkeeping between wake-ups.
@@ -100,13 +102,15 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         case .oled(let driver):
             let profile = driver.profile
             frame = Framebuffer(width: profile.width, height: profile.height)
-            canvas = Framebuffer(
-                width: profile.width - (options.orbit ? Orbit.reach.x : 0),
-                height: profile.height - (options.orbit ? Orbit.reach.y : 0))
+            let narrow = Orbit.canvas(for: .now, width: profile.width, height: profile.height)
+            let wide = Orbit.canvas(for: .hours, width: profile.width, height: profile.height)
+            canvas = options.orbit ? Framebuffer(width: narrow.width, height: narrow.height) : frame
+            wideCanvas = options.orbit ? Framebuffer(width: wide.width, height: wide.height) : frame
             characters = CharacterFrame(columns: 1, rows: 1)
         case .lcd(let driver):
             frame = Framebuffer(width: 1, height: 1)
             canvas = frame
+            wideCanvas = frame
             characters = CharacterFrame(columns: driver.geometry.columns, rows: driver.geometry.rows)
         }
         moment = Moment(now: clock.now(), wall: clock.wallTime(), source: .none)

@@ -89,14 +89,18 @@ public enum UnitFormat {
     }
 
     /// Precipitation from mm: "1.2 mm" or "0.05 in"; `compact` drops the space ("1.2mm").
-    public static func precipitation(_ millimetres: Double, _ units: UnitsNotation, compact: Bool = false) -> String {
+    /// `coarse` drops one decimal ("25mm", "0.9in") where a column is too narrow for the full
+    /// figure.
+    public static func precipitation(
+        _ millimetres: Double, _ units: UnitsNotation, compact: Bool = false, coarse: Bool = false
+    ) -> String {
         var text = ShortText()
         switch units {
         case .metric:
-            text.append(millimetres, decimals: 1)
+            text.append(millimetres, decimals: coarse ? 0 : 1)
             text.append(compact ? "mm" : " mm")
         case .imperial:
-            text.append(millimetres / 25.4, decimals: 2)
+            text.append(millimetres / 25.4, decimals: coarse ? 1 : 2)
             text.append(compact ? "in" : " in")
         }
         return text.string
@@ -145,8 +149,10 @@ public enum UnitFormat {
         return (compact ? "--" : "-- ") + (units == .metric ? "km/h" : "mph")
     }
 
-    public static func precipitation(_ millimetres: Double?, _ units: UnitsNotation, compact: Bool = false) -> String {
-        if let millimetres { return precipitation(millimetres, units, compact: compact) }
+    public static func precipitation(
+        _ millimetres: Double?, _ units: UnitsNotation, compact: Bool = false, coarse: Bool = false
+    ) -> String {
+        if let millimetres { return precipitation(millimetres, units, compact: compact, coarse: coarse) }
         return (compact ? "--" : "-- ") + (units == .metric ? "mm" : "in")
     }
 

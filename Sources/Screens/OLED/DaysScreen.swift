@@ -44,8 +44,12 @@ enum DaysScreen {
         target.drawText(
             UnitFormat.temperature(day.high, notation, unit: false), font: .small, x: x, y: textY,
             maxWidth: 92 - x)
-        target.drawText(
-            UnitFormat.precipitation(day.precipitation, model.settings.units, compact: true), font: .small,
-            x: 92, y: textY, maxWidth: target.width - 92, alignment: .trailing)
+        // The full figure where it fits (128 pixels); one decimal fewer on a narrower canvas
+        // (the burn-in orbit's) rather than an ellipsis.
+        var precipitation = UnitFormat.precipitation(day.precipitation, model.settings.units, compact: true)
+        if Font.small.width(of: precipitation) > target.width - 92 {
+            precipitation = UnitFormat.precipitation(day.precipitation, model.settings.units, compact: true, coarse: true)
+        }
+        target.drawText(precipitation, font: .small, x: 92, y: textY, maxWidth: target.width - 92, alignment: .trailing)
     }
 }

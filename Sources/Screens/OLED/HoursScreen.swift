@@ -17,9 +17,11 @@ enum HoursScreen {
         for index in 0..<min(4, hours.count) {
             let hour = hours[index]
             let x = index * width
-            target.drawText(
-                UnitFormat.hour(hour.time, model.settings.time), font: .small, x: x, y: row, maxWidth: width,
-                alignment: .center, overflow: .clip)
+            // "13:00" where the column leaves a gap around it (128 pixels); "13" on a narrower
+            // canvas (the burn-in orbit's), where the labels would touch.
+            var label = UnitFormat.hour(hour.time, model.settings.time)
+            if Font.small.width(of: label) + 2 > width { label = UnitFormat.hourNumber(hour.time, model.settings.time) }
+            target.drawText(label, font: .small, x: x, y: row, maxWidth: width, alignment: .center, overflow: .clip)
             target.drawIcon(hour.icon, night: hour.isNight, size: .small, x: x + (width - 16) / 2, y: 2 * row)
             target.drawText(
                 UnitFormat.temperature(hour.temperature, model.settings.temperature, unit: false), font: .small,

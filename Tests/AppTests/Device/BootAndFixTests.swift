@@ -57,7 +57,7 @@ struct BootAndFixTests {
         let board = DeviceRig.make(start: start) { $0.rotateEvery = .some(nil) }
         board.advance(by: .seconds(30))
         var worst = 0
-        for minute in 1...(Orbit.path.count * 3) {
+        for minute in 1...(3 * (Orbit.reach.x + 1) * (Orbit.reach.y + 1) * 3) {
             let frames = board.device.counters.frames
             let clock = board.device.state.model.clock
             board.advance(to: board.startInstant + .seconds(30 + 60 * minute) + .milliseconds(1))

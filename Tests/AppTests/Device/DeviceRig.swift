@@ -47,8 +47,8 @@ enum DeviceRig {
     /// and moved by the orbit, independently of the runtime's buffers.
     static func expectedGlass(_ board: SimulatedBoard) -> PanelImage {
         let state = board.device.state
-        let width = 128 - (state.options.orbit ? Orbit.reach.x : 0)
-        var canvas = Framebuffer(width: width, height: 64 - (state.options.orbit ? Orbit.reach.y : 0))
+        let size = state.options.orbit ? Orbit.canvas(for: state.screen, width: 128, height: 64) : (width: 128, height: 64)
+        var canvas = Framebuffer(width: size.width, height: size.height)
         OLEDScreens.render(state.model, state.screen, into: &canvas)
         let offset = state.orbitOffset
         return PanelImage(width: 128, height: 64) { x, y in canvas[x - offset.x, y - offset.y] }
