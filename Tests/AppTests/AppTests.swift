@@ -1,1 +1,0 @@
-// Tests of App: the device end to end on the simulated board.
