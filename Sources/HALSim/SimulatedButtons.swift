@@ -113,6 +113,15 @@ public final class SimulatedButtons: DigitalInputs {
         }
     }
 
+    /// The contact of `line` is already closed when the lines are requested (a button held, or
+    /// stuck, at power-on): the level reads pressed and no edge is queued, as the kernel
+    /// reports edges only from the request on. Release it with `setContact(_:closed: false)`.
+    public func heldSinceRequest(_ line: Int) {
+        precondition(wiring.indices.contains(line), "no line \(line)")
+        update()
+        high[line] = wiring[line] == .activeHigh
+    }
+
     /// Edges dropped because the event buffer was full, per line.
     public func droppedEdges(line: Int) -> Int {
         update()

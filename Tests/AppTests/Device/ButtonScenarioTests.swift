@@ -148,3 +148,25 @@ struct BusyButtonTests {
         #expect(DeviceRig.line(board, "Btn")?.text.hasSuffix("edges lost") == true)
     }
 }
+
+/// A button held while the device starts (a stuck or pressed button at power-on).
+@Suite("Device: a button held at boot")
+struct HeldAtBootTests {
+    @Test("is ignored until released: no long press fires, and the next press works")
+    func heldAtBoot() {
+        var setup = SimulationSetup(board: DeviceRig.board, start: DeviceRig.summer)
+        setup.rotateEvery = .some(nil)
+        let board = SimulatedBoard(setup)
+        board.buttons.heldSinceRequest(0)
+        board.start()
+        board.advance(by: .seconds(3))
+        #expect(board.device.counters.gestures == 0, "a button held since power-on is not a press")
+        board.buttons.setContact(0, closed: false, bounce: .typical)
+        board.advance(by: .seconds(1))
+        #expect(board.device.counters.gestures == 0)
+        #expect(board.device.state.shown == .here, "no next-place from a long press")
+        ButtonScenarioTests.press(board, 0)
+        #expect(board.device.counters.gestures == 1)
+        #expect(board.device.state.store.settings.temperature == .fahrenheit)
+    }
+}
