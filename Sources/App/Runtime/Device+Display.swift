@@ -13,15 +13,14 @@ extension Device {
         if let retry = displayRetryAt, now < retry { return }
         if let busy = lcdBusyUntil, now < busy { return }
         if oled != nil {
-            let offset = state.orbitOffset
             if !state.options.orbit {
                 OLEDScreens.render(state.model, state.screen, into: &frame)
             } else if Orbit.reachX(state.screen) == Orbit.reach.x {
                 OLEDScreens.render(state.model, state.screen, into: &canvas)
-                frame.copy(canvas, offsetX: offset.x, offsetY: offset.y)
+                place(canvas)
             } else {
                 OLEDScreens.render(state.model, state.screen, into: &wideCanvas)
-                frame.copy(wideCanvas, offsetX: offset.x, offsetY: offset.y)
+                place(wideCanvas)
             }
             do {
                 flushed(try oled!.flush(frame))
@@ -79,6 +78,15 @@ extension Device {
         }
     }
 
+    /// The canvas on the frame at the orbit's offset, through the framebuffer's own bitmap fast
+    /// path (byte copies, a shift across pages when the offset is not a multiple of 8): a
+    /// `Bitmap` looks at the canvas's bytes without copying them.
+    func place(_ canvas: Framebuffer) {
+        let offset = state.orbitOffset
+        frame.clear()
+        frame.draw(Bitmap(width: canvas.width, height: canvas.height, bytes: canvas.bytes), x: offset.x, y: offset.y, mode: .overlay)
+    }
+
     /// The night level: contrast and pre-charge together on an OLED (device-runtime.md §3);
     /// a character LCD keeps its backlight.
     func setDimmed(_ dim: Bool) {
@@ -87,39 +95,6 @@ extension Device {
             account(try oled!.setBrightness(dim ? .dim : .normal))
         } catch {
             displayFailed(error)
-        }
-    }
-}
-
-extension Framebuffer {
-    /// Copies `source` into this frame moved `offsetX` pixels right and `offsetY` down, the
-    /// rest blank: whole bytes per column, a shift across page boundaries when `offsetY` is not
-    /// a multiple of 8. No allocation; the burn-in orbit's one cost per frame.
-    mutating func copy(_ source: Framebuffer, offsetX: Int, offsetY: Int) {
-        let width = self.width
-        let pages = self.pages
-        let sourceWidth = source.width
-        let sourcePages = source.pages
-        let pageShift = offsetY >> 3
-        let bitShift = UInt8(offsetY & 7)
-        source.withUnsafeBytes { src in
-            withUnsafeMutableBytes { dst in
-                for page in 0..<pages {
-                    let upper = page - pageShift
-                    let lower = upper - 1
-                    for x in 0..<width {
-                        let sx = x - offsetX
-                        var byte: UInt8 = 0
-                        if sx >= 0 && sx < sourceWidth {
-                            if upper >= 0 && upper < sourcePages { byte = src[upper * sourceWidth + sx] << bitShift }
-                            if bitShift > 0, lower >= 0, lower < sourcePages {
-                                byte |= src[lower * sourceWidth + sx] >> (8 - bitShift)
-                            }
-                        }
-                        dst[page * width + x] = byte
-                    }
-                }
-            }
         }
     }
 }
