@@ -157,3 +157,43 @@ struct ReducerTests {
         #expect(still.orbitOffset.x == 0 && still.orbitOffset.y == 0)
     }
 }
+
+/// What "now" shows as the weather ages without a new answer: the report's current conditions,
+/// then the hourly forecast after 45 minutes, then nothing after 3 hours (RefreshPolicy).
+@Suite("Core: the weather's age on the minute tick")
+struct WeatherAgeTests {
+    @Test("the panel is rebuilt exactly when the age crosses 45 min and 3 h, and the age line follows every minute")
+    func regimes() {
+        // Fetched at 12:30, so the 45-minute and 3-hour marks (13:15, 15:30) fall between the
+        // top of the hour, where the panel is rebuilt anyway.
+        let noon = ReducerTests.noon
+        let fetched = noon + .seconds(1800)
+        var hours: [HourlyPoint] = []
+        for hour in 0..<6 { hours.append(HourlyPoint(time: noon + .seconds(3600 * hour), temperature: Double(10 + hour))) }
+        let report = WeatherReport(
+            provider: .openMeteo, latitude: 52.52, longitude: 13.41, fetchedAt: fetched,
+            current: CurrentConditions(time: fetched, temperature: 20), hours: hours)
+        var state = AppState(options: ReducerTests.options, store: .initial, storeHealth: .healthy, seed: 1)
+        var effects: [Effect] = []
+        state.reduce(.weatherRestored(report, CacheValidators()), at: ReducerTests.moment(0), into: &effects)
+        state.reduce(.start, at: ReducerTests.moment(0), into: &effects)
+        #expect(state.model.weather.forecast?.current.temperature == 20)
+        func tick(_ seconds: Int64) {
+            // Ticks only: the fetch the start ordered never answers.
+            state.reduce(.tick, at: ReducerTests.moment(seconds), into: &effects)
+        }
+        tick(74 * 60)  // 13:14
+        #expect(state.model.weather.forecast?.current.temperature == 20)
+        tick(76 * 60)  // 13:16
+        #expect(state.model.weather.forecast?.current.temperature == 11, "the hourly forecast for 13:00")
+        tick(209 * 60)  // 15:29
+        #expect(state.model.weather.forecast?.current.temperature == 13)
+        tick(211 * 60)  // 15:31
+        #expect(state.model.weather.forecast?.current.temperature == nil, "blanked after 3 hours")
+        guard case .stale(let minutes) = state.model.weather.freshness else {
+            Issue.record("not marked stale: \(state.model.weather.freshness)")
+            return
+        }
+        #expect(minutes == 181)
+    }
+}

@@ -36,9 +36,7 @@ extension AppState {
             frameDirty = true
             return
         case .nextLocation:
-            let places = placeOrder
-            let index = places.firstIndex(of: shown) ?? 0
-            shown = places[(index + 1) % places.count]
+            shown = place(after: shown)
             placeChanged(moment, &effects)
             return
         case .savePosition:
@@ -84,7 +82,7 @@ extension AppState {
         if let earlier = pendingRemoval { effects.append(.commit(.removeLocation(earlier.location.id))) }
         let location = store.locations[index]
         pendingRemoval = PendingRemoval(location: location, button: button, deadline: moment.now + options.undoWindow)
-        shown = nextPlace(afterRemoving: id)
+        shown = place(after: shown)
         notice = nil
         placeChanged(moment, &effects)
         effects.append(.log(.text("removing \(location.name); a long press within \(options.undoWindow) keeps it")))

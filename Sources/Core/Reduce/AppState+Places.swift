@@ -4,21 +4,14 @@ import Store
 import Weather
 
 extension AppState {
-    /// The places the next-place button cycles: the virtual first entry, then the saved
-    /// locations in the store's order, less the one whose removal is pending.
-    var placeOrder: [ShownPlace] {
-        var places: [ShownPlace] = [.here]
-        for location in store.locations where location.id != pendingRemoval?.location.id {
-            places.append(.saved(location.id))
-        }
-        return places
-    }
-
-    /// The place after `id` in the list, as if `id` were gone (or the first entry).
-    func nextPlace(afterRemoving id: LocationID) -> ShownPlace {
-        guard let index = store.index(of: id) else { return .here }
-        for location in store.locations[(index + 1)...] where location.id != pendingRemoval?.location.id {
-            return .saved(location.id)
+    /// The place after `place` in the cycle of the next-place button: the virtual first entry,
+    /// then the saved locations in the store's order less the one whose removal is pending,
+    /// then the first entry again.
+    func place(after place: ShownPlace) -> ShownPlace {
+        var start = 0
+        if case .saved(let id) = place, let index = store.index(of: id) { start = index + 1 }
+        for index in start..<store.locations.count where store.locations[index].id != pendingRemoval?.location.id {
+            return .saved(store.locations[index].id)
         }
         return .here
     }
@@ -84,10 +77,13 @@ extension AppState {
         let settingsChanged = state.settings != store.settings
         let listChanged = state.locations != store.locations
         store = state
-        if health != storeHealth { storeHealth = health }
+        storeHealth = health
         refusal = nil
-        if case .saved(let id) = shown, state.index(of: id) == nil { shown = .here }
         if let removal = pendingRemoval, state.index(of: removal.location.id) == nil { pendingRemoval = nil }
+        if case .saved(let id) = shown, state.index(of: id) == nil {
+            shown = .here
+            placeChanged(moment, &effects)
+        }
         if settingsChanged {
             model.settings = state.settings
             frameDirty = true

@@ -33,7 +33,6 @@ extension AppState {
             zone = rules
             zoneSource = source
             refreshTime(moment, &effects, force: true)
-            refreshWeatherPanel(moment)
         case .zoneFailed(let name, let reason):
             effects.append(.log(.text("zone \(name): \(reason); keeping \(zone.identifier)")))
         case .indoor(let reading):
@@ -92,9 +91,9 @@ extension AppState {
             nextOrbit = Self.following(due, every: options.orbitEvery, after: now)
             frameDirty = true
         }
-        if options.rotateEvery != nil, let due = nextRotation, due <= now {
+        if let every = options.rotateEvery, let due = nextRotation, due <= now {
             screen = next(after: screen, rotating: true)
-            nextRotation = Self.following(due, every: options.rotateEvery!, after: now)
+            nextRotation = Self.following(due, every: every, after: now)
             frameDirty = true
         }
         if let due = nextSensor, due <= now {

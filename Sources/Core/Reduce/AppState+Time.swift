@@ -5,10 +5,12 @@ import Weather
 
 extension AppState {
     /// The minute tick: the clock in the place's zone, the weather's age, and night or day.
-    /// A tick that changes no minute draws nothing.
+    /// A tick that changes no minute draws nothing. `force` (a new zone, the start) redraws
+    /// the clock and rebuilds the weather panel, whose local times depend on the zone.
     mutating func refreshTime(_ moment: Moment, _ effects: inout [Effect], force: Bool) {
         let now = moment.now
         guard moment.source != .none else {
+            if force { refreshWeatherPanel(moment) }
             // No time anyone vouches for: no clock on the screen, and look again in a minute
             // (a GPS time or the kernel's synchronisation may have come).
             if model.clock != nil {

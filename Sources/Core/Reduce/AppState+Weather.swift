@@ -45,6 +45,7 @@ extension AppState {
     /// hours and days of a new forecast), so it runs when the weather or the zone changes, at
     /// the top of each hour (hour labels move on) and never on a plain minute tick.
     mutating func refreshWeatherPanel(_ moment: Moment) {
+        panelRegime = conditionsRegime(at: moment.wall)
         let panel = WeatherPanel(state: weather.state, now: moment.wall, zone: zone, policy: weather.policy)
         if panel != model.weather {
             model.weather = panel
@@ -53,23 +54,32 @@ extension AppState {
     }
 
     /// The weather's age as the minute moves on, without rebuilding the forecast: only the
-    /// "n min old" of stale values changes from one minute to the next.
+    /// "n min old" of stale values changes from one minute to the next, unless the age crossed
+    /// one of the thresholds at which "now" is shown differently.
     mutating func refreshWeatherAge(_ moment: Moment) {
+        if conditionsRegime(at: moment.wall) != panelRegime {
+            refreshWeatherPanel(moment)
+            return
+        }
         let freshness: WeatherPanel.Freshness
         switch weather.freshness(at: moment.wall) {
         case .none, .fresh: freshness = .fresh
         case .stale(let age), .expired(let age): freshness = .stale(minutes: Int(age.components.seconds / 60))
         }
-        let wasBlank: Bool = {
-            if case .expired = weather.policy.freshness(of: weather.state.value, at: moment.wall - .seconds(60)) { return true }
-            return false
-        }()
-        if case .expired = weather.freshness(at: moment.wall), !wasBlank {
-            refreshWeatherPanel(moment)  // the current conditions are blanked from now on
-        }
         if model.weather.freshness != freshness {
             model.weather.freshness = freshness
             if model.weather.problem != nil { frameDirty = true }
         }
+    }
+
+    /// How `WeatherReport.conditions(at:)` picks "now" at `wall`: 0 the report's current
+    /// conditions, 1 the hourly forecast once they are `currentFallbackAfter` old, 2 nothing
+    /// once the report is `blankRealtimeAfter` old. A change rebuilds the panel.
+    func conditionsRegime(at wall: WallTime) -> Int {
+        guard let report = weather.state.value else { return 0 }
+        let policy = weather.policy
+        if wall - report.fetchedAt >= policy.blankRealtimeAfter { return 2 }
+        if let current = report.current, wall - current.time >= policy.currentFallbackAfter { return 1 }
+        return 0
     }
 }

@@ -57,6 +57,8 @@ public struct AppState {
     var shownMinute = -1
     var shownHour = -1
     var statusKey: StatusKey?
+    /// `conditionsRegime` when the weather panel was last built.
+    var panelRegime = 0
     /// The zone name asked for last, so a report naming the same zone asks for nothing.
     var requestedZone: String?
 
