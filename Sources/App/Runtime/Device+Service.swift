@@ -66,29 +66,18 @@ extension Device {
     // MARK: Buttons
 
     /// Every edge the kernel queued, oldest first, through the debouncer. The kernel's event
-    /// buffer drops edges when it overflows (16 per line on uAPI v1), which the edges cannot
-    /// tell: after a wake-up that read edges, the levels are read once, and a line whose level
-    /// differs from what its edges said is resynchronised (and counted for the status screen),
-    /// so a lost release never leaves a button held.
+    /// buffer drops edges when it overflows, which the edges cannot tell: after a wake-up that
+    /// read edges, the levels are read once and the debouncer checks both (`reconcile`), so a
+    /// lost release never leaves a button held and a press whose edges overflowed still counts.
     func serviceButtons() {
-        for line in 0..<edgesPerLine.count { edgesPerLine[line] = 0 }
-        var read = drainEdges()
-        if read > 0, let levels = try? inputs.levels() {
-            var observed = levels & gestures.lineMask
-            var recovered = false
-            for line in 0..<edgesPerLine.count where edgesPerLine[line] >= Self.kernelEventsPerLine {
-                gestures.recoverOverflow(line: line, levels: observed, at: moment.now) { gesture in self.gesture(gesture) }
-                recovered = true
-            }
-            if recovered { send(.droppedEdges(gestures.overflowResyncs)) }
-            if observed != gestures.expectedLevels {
-                // An edge may have arrived between the last read and the level read.
-                read = drainEdges()
-                if read > 0, let again = try? inputs.levels() { observed = again & gestures.lineMask }
-                if observed != gestures.expectedLevels {
-                    gestures.resynchronise(levels: observed, at: moment.now) { gesture in self.gesture(gesture) }
-                    send(.droppedEdges(gestures.overflowResyncs))
-                }
+        if drainEdges() > 0, var levels = try? inputs.levels() {
+            // An edge may arrive between the last read and the level read: drain once more
+            // before calling a disagreement a loss.
+            if gestures.disagrees(with: levels), drainEdges() > 0, let again = try? inputs.levels() { levels = again }
+            if gestures.reconcile(levels: levels, kernelBuffer: Self.kernelEventsPerLine, at: moment.now, emit: { gesture in
+                self.gesture(gesture)
+            }) {
+                send(.droppedEdges(gestures.overflowResyncs))
             }
         }
         gestures.advance(to: moment.now) { gesture in self.gesture(gesture) }
@@ -109,8 +98,6 @@ extension Device {
                 count = 0
             }
             for i in 0..<count {
-                let line = edges[i].line
-                if line < edgesPerLine.count { edgesPerLine[line] += 1 }
                 gestures.consume(edges[i]) { gesture in self.gesture(gesture) }
             }
             total += count
@@ -132,13 +119,12 @@ extension Device {
         reportStoreIfChanged()
     }
 
+    /// Compared with what the logic holds, not with a copy of its own: the store's content
+    /// (changes kept in memory while degraded included) and its health.
     func reportStoreIfChanged() {
         let backing = store.store
         let health = store.health
-        guard backing.sequence != lastStore.sequence || health != lastStore.health || backing.state != state.store else {
-            return
-        }
-        lastStore = (backing.sequence, health)
+        guard health != state.storeHealth || backing.state != state.store else { return }
         send(.store(backing.state, health))
     }
 }

@@ -48,8 +48,6 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     var effects: [Effect] = []
     var followUps: [Event] = []
     let edges: UnsafeMutableBufferPointer<Edge>
-    /// Edges read per line in this wake-up (an overflow shows as a full kernel buffer).
-    var edgesPerLine: [Int]
     /// The frame on its way to the OLED, and the one the screens draw into before the orbit
     /// moves it (narrower by the orbit's reach, so the move never cuts anything off).
     var frame: Framebuffer
@@ -61,7 +59,6 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     // Bookkeeping between wake-ups.
     var moment: Moment
     var lastGPS = GPSReport.starting
-    var lastStore: (sequence: UInt64, health: StoreHealth)
     var sensorDue: Instant?
     var displayRetryAt: Instant?
     var displayFailures = 0
@@ -93,11 +90,9 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         self.dependencies = dependencies
         let backing = store.store
         state = AppState(options: options, store: backing.state, storeHealth: store.health, seed: seed)
-        lastStore = (backing.sequence, store.health)
         effects.reserveCapacity(32)
         followUps.reserveCapacity(32)
         edges = .allocate(capacity: 64)
-        edgesPerLine = [Int](repeating: 0, count: activeLow.count)
         switch display {
         case .oled(let driver):
             let profile = driver.profile

@@ -51,6 +51,7 @@ public struct ButtonGestures: Sendable {
         advance(to: edge.time, emit: emit)
         let pressed = lines[edge.line].isPressed(high: edge.direction == .rising)
         lines[edge.line].observe(pressed: pressed, at: edge.time)
+        lines[edge.line].edgesSinceCheck += 1
         // With no debounce the edge counts at once.
         advance(to: edge.time, emit: emit)
     }
@@ -63,33 +64,50 @@ public struct ButtonGestures: Sendable {
     /// lost release still ends the hold (a short or nothing, if the long press already fired),
     /// and a lost press still starts one.
     public mutating func resynchronise(levels: UInt32, at now: Instant, emit: (ButtonGesture) -> Void) {
-        overflowResyncs += 1
-        advance(to: now, emit: emit)
-        for i in lines.indices {
-            let high = levels & (1 << UInt32(i)) != 0
-            lines[i].resynchronise(pressed: lines[i].isPressed(high: high), at: now)
-        }
-        advance(to: now, emit: emit)
+        correct(levels: levels, at: now, kernelBuffer: nil, emit: emit)
     }
 
-    /// The kernel's buffer for `line` overflowed (a wake-up read as many of its edges as the
-    /// buffer holds: uAPI v1 then drops the newest). The edges kept are the first of the
-    /// movement; the rest, the release among them, are lost. `levels` is the lines' level now.
+    /// The check after every wake-up that read edges, with `levels` read after them: whether
+    /// the kernel dropped edges, and if it did, the correction. Returns whether it did (counted
+    /// in `overflowResyncs`).
     ///
-    /// A line that is pressed now is resynchronised (its hold starts at `now`). A line that is
-    /// released now, was pressed since its last hold began and never held long enough to count,
-    /// was a press whose rest the kernel dropped: it is recognised now as a short press, so a
-    /// press is not lost while the loop is busy.
-    public mutating func recoverOverflow(line: Int, levels: UInt32, at now: Instant, emit: (ButtonGesture) -> Void) {
-        guard lines.indices.contains(line) else { return }
+    /// Edges were dropped when a line's level disagrees with its edges, or when a line's edges
+    /// since the last check filled the kernel's buffer (`kernelBuffer` per line: uAPI v1 keeps
+    /// the first 16 and drops the newest). Such a line kept the first edges of a movement and
+    /// lost the rest, its release among them: if it is released now, was pressed since its
+    /// last hold began and never held long enough to count, it was a press, recognised now as
+    /// a short one, so a press is not lost while the loop is busy. Every other line is
+    /// resynchronised.
+    public mutating func reconcile(
+        levels: UInt32, kernelBuffer: Int, at now: Instant, emit: (ButtonGesture) -> Void
+    ) -> Bool {
+        defer { for i in 0..<lines.count { lines[i].edgesSinceCheck = 0 } }
+        var filled = false
+        for i in 0..<lines.count where lines[i].edgesSinceCheck >= kernelBuffer { filled = true }
+        guard filled || disagrees(with: levels) else { return false }
+        correct(levels: levels, at: now, kernelBuffer: kernelBuffer, emit: emit)
+        return true
+    }
+
+    /// Whether `levels` differs from what the edges consumed so far said.
+    public func disagrees(with levels: UInt32) -> Bool {
+        for i in 0..<lines.count where lines[i].isPressed(high: levels & (1 << UInt32(i)) != 0) != lines[i].level {
+            return true
+        }
+        return false
+    }
+
+    private mutating func correct(levels: UInt32, at now: Instant, kernelBuffer: Int?, emit: (ButtonGesture) -> Void) {
         overflowResyncs += 1
         advance(to: now, emit: emit)
-        let pressed = lines[line].isPressed(high: levels & (1 << UInt32(line)) != 0)
-        if !pressed, lines[line].pressSeen, !lines[line].stable {
-            lines[line].rest(at: now)
-            emit(ButtonGesture(button: line, kind: .short, time: now))
-        } else {
-            lines[line].resynchronise(pressed: pressed, at: now)
+        for i in 0..<lines.count {
+            let pressed = lines[i].isPressed(high: levels & (1 << UInt32(i)) != 0)
+            if let kernelBuffer, lines[i].edgesSinceCheck >= kernelBuffer, !pressed, lines[i].pressSeen, !lines[i].stable {
+                lines[i].rest(at: now)
+                emit(ButtonGesture(button: i, kind: .short, time: now))
+            } else {
+                lines[i].resynchronise(pressed: pressed, at: now)
+            }
         }
         advance(to: now, emit: emit)
     }
@@ -106,20 +124,6 @@ public struct ButtonGestures: Sendable {
     /// When `advance` must run next even if no edge arrives; nil when nothing is pending
     /// (no line bouncing, no button held short of its long press).
     public var nextDeadline: Instant? { earliest()?.time }
-
-    /// The physical levels the edges consumed so far imply, bit `i` for line `i` (1 = high),
-    /// in the form `DigitalInputs.levels()` reports. A reading that differs after the edges
-    /// were drained means the kernel dropped some: call `resynchronise` then.
-    public var expectedLevels: UInt32 {
-        var bits: UInt32 = 0
-        for i in 0..<lines.count where lines[i].level != lines[i].activeLow {
-            bits |= 1 << UInt32(i)
-        }
-        return bits
-    }
-
-    /// The bits of `levels()` that belong to the lines.
-    public var lineMask: UInt32 { lines.count >= 32 ? .max : (1 << UInt32(lines.count)) - 1 }
 
     /// Whether `button` is down, debounced; false for a line this instance does not have.
     public func isHeld(_ button: Int) -> Bool {

@@ -35,6 +35,9 @@ struct ButtonLine {
     /// A press edge came while the line was at rest (not held): the start of a press, what a
     /// press whose later edges were lost is recognised by. Cleared when a hold begins.
     private(set) var pressSeen = false
+    /// Edges consumed since the last `ButtonGestures.reconcile`: as many as the kernel's buffer
+    /// holds means the rest may have been dropped.
+    var edgesSinceCheck = 0
 
     init(activeLow: Bool, timing: ButtonTiming) {
         precondition(timing.debounce >= .zero, "a debounce period cannot be negative")
