@@ -176,11 +176,7 @@ public final class SimulatedBoard {
         if case .oled(let model) = panel {
             litMeter = LitMeter(width: model.configuration.width, height: model.configuration.height, start: clock.now())
         }
-        let frames = device.counters.frames
-        let before = Self.threadCPU()
-        device.start()
-        deviceCPUNanoseconds += Self.threadCPU() - before
-        if device.counters.frames != frames { litMeter?.record(glass, at: clock.now()) }
+        measured { device.start() }
     }
 
     private func record(_ instant: Instant, _ line: LogLine) {

@@ -1,4 +1,5 @@
 import App
+import Glibc
 import Board
 import Core
 import Graphics
@@ -68,5 +69,26 @@ enum DeviceRig {
 
     static func line(_ board: SimulatedBoard, _ label: String) -> StatusLine? {
         board.device.state.model.statusLines.first { $0.label == label }
+    }
+}
+
+/// `ReferenceBoard.json` is a copy of `board/raspberry-pi-4.json` (so the binary needs no file
+/// from the repository): the copy must not drift from the file.
+@Suite("Device: the embedded reference board")
+struct ReferenceBoardTests {
+    @Test("is byte for byte the shipped board/raspberry-pi-4.json")
+    func sameAsShipped() throws {
+        let root = String(#filePath).split(separator: "/").dropLast(4).joined(separator: "/")
+        let fd = open("/" + root + "/" + ReferenceBoard.fileName, O_RDONLY)
+        try #require(fd >= 0, "cannot open \(ReferenceBoard.fileName)")
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            bytes += chunk[0..<n]
+        }
+        #expect(String(decoding: bytes, as: UTF8.self) == ReferenceBoard.json + "\n")
     }
 }
