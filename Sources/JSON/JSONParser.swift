@@ -244,25 +244,9 @@ public struct JSONParser {
     }
 
     /// A key as an error message quotes it: escapes undone by the string reader (a `\n` in a key)
-    /// are written as escapes again and a long key is cut, so a message stays one short line
-    /// whatever the document holds (a weather service's answer is untrusted).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for (count, scalar) in text.unicodeScalars.enumerated() {
-            if count == 60 { return out + "…\"" }
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\"": out += "\\\""
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// are written as escapes again and a long key is cut (a weather service's answer is
+    /// untrusted).
+    static func quoted(_ text: String) -> String { JSONText.quotedForMessage(text, limit: 60) }
 
     /// An error at the current position; the column counts characters (UTF-8 lead bytes).
     private func fail(_ reason: String) -> JSONSyntaxError {

@@ -62,9 +62,9 @@ enum SimulationOptions {
         case let other?: throw usage("simulate: --orbit \(other) must be on or off")
         }
         switch command.clock ?? (command.headless ? "system" : "host") {
-        case "system": setup.systemClockSynchronised = true
-        case "gps": setup.systemClockSynchronised = false
-        case "host": setup.askKernelClock = true
+        case "system": setup.systemClock = .synchronised
+        case "gps": setup.systemClock = .unsynchronised
+        case "host": setup.systemClock = .host
         case let other: throw usage("simulate: --clock \(other) must be host, system or gps")
         }
         return setup

@@ -1,4 +1,5 @@
 import ArgumentParser
+import JSON
 import HAL
 import HALLinux
 import Store
@@ -60,25 +61,7 @@ enum StoreJSON {
         return fraction.isEmpty ? whole : "\(whole).\(fraction)"
     }
 
-    /// A JSON string: quotes, backslashes and control characters escaped, everything else as
-    /// UTF-8 (RFC 8259 §7).
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ text: String) -> String { JSONText.quoted(text) }
 
     static func name(_ time: TimeNotation) -> String { time == .twelveHour ? "12h" : "24h" }
     static func name(_ units: UnitsNotation) -> String { units == .metric ? "metric" : "imperial" }

@@ -1,4 +1,5 @@
 import HAL
+import JSON
 import Weather
 
 /// `weather fetch --json`: the normalised model, SI units named in the keys, times in UTC.
@@ -9,7 +10,7 @@ enum WeatherJSON {
             "\"latitude\":\(number(report.latitude, 4))", "\"longitude\":\(number(report.longitude, 4))",
             "\"elevation_m\":\(optional(report.elevation, 0))", "\"fetched_at\":\"\(utc(report.fetchedAt))\"",
             "\"utc_offset_seconds\":\(report.utcOffsetSeconds)",
-            "\"timezone\":\(report.timeZone.map { "\"\(escape($0))\"" } ?? "null")",
+            "\"timezone\":\(report.timeZone.map { JSONText.quoted($0) } ?? "null")",
             "\"attribution\":\"\(report.provider.attribution)\"",
         ]
         fields.append("\"current\":" + (report.current.map(current) ?? "null"))
@@ -49,7 +50,7 @@ enum WeatherJSON {
 
     private static func condition(_ condition: Condition?) -> String {
         guard let condition else { return "\"condition\":null" }
-        return "\"condition\":{\"group\":\"\(condition.group.rawValue)\",\"night\":\(condition.isNight),\"code\":\"\(escape(condition.code))\"}"
+        return "\"condition\":{\"group\":\"\(condition.group.rawValue)\",\"night\":\(condition.isNight),\"code\":\(JSONText.quoted(condition.code))}"
     }
 
     static func utc(_ time: WallTime) -> String { CivilDateTime(time, offsetSeconds: 0).description + "Z" }
@@ -57,19 +58,6 @@ enum WeatherJSON {
     private static func number(_ value: Double, _ places: Int) -> String { DecimalText.text(value, places: places) }
 
     private static func optional(_ value: Double?, _ places: Int) -> String { value.map { number($0, places) } ?? "null" }
-
-    private static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
 }
 
 /// `weather fetch` without `--json`: a few lines a person reads, in the units asked for and

@@ -10,7 +10,7 @@ import HALSim
 /// - `capture`: a recorded NMEA capture replayed in real time, one epoch per second.
 public struct GPSDrive {
     public enum Source {
-        case route(NMEARouteScript, noFixEpochs: Int)
+        case route(NMEARouteScript)
         case capture([[UInt8]])
     }
 
@@ -36,7 +36,7 @@ public struct GPSDrive {
             ],
             speed: 12, startTime: startTime)
         route.noFixEpochs = Set(0..<4)
-        return GPSDrive(source: .route(route, noFixEpochs: 4), start: start)
+        return GPSDrive(source: .route(route), start: start)
     }
 
     /// When the next epoch is due; nil when a capture has run out.
@@ -51,7 +51,7 @@ public struct GPSDrive {
         while let due = nextEpoch, due <= now {
             if pluggedIn {
                 switch source {
-                case .route(let route, _): wire.feed(route.sentences(epoch: epoch))
+                case .route(let route): wire.feed(route.sentences(epoch: epoch))
                 case .capture(let epochs): wire.feed(epochs[epoch])
                 }
             }

@@ -157,15 +157,21 @@ public final class SimulatedBoard {
         if let orbit = setup.orbit { options.orbit = orbit && board.display.kind.isOLED }
         if let rotate = setup.rotateEvery { options.rotateEvery = rotate }
         var log: (Instant, LogLine) -> Void = { _, _ in }
-        let synchronised = setup.systemClockSynchronised
-        let kernel = setup.askKernelClock ? KernelClock() : nil
+        let synchronised: () -> Bool
+        switch setup.systemClock {
+        case .synchronised: synchronised = { true }
+        case .unsynchronised: synchronised = { false }
+        case .host:
+            let kernel = KernelClock()
+            synchronised = { kernel.isSynchronised() }
+        }
         device = Device(
             options: options, clock: clock, location: location, inputs: buttons,
             timing: board.buttons.map { ButtonTiming(debounce: $0.debounce, longPress: $0.longPressDuration) },
             activeLow: board.buttons.map(\.activeLow), store: store, stateDirectory: setup.stateDirectory,
             files: setup.disk, display: display, sensor: sensor, link: link, service: service,
             dependencies: DeviceDependencies(
-                systemClockSynchronised: { kernel?.isSynchronised() ?? synchronised }, loadZone: setup.loadZone,
+                systemClockSynchronised: synchronised, loadZone: setup.loadZone,
                 log: { log($0, $1) }),
             seed: setup.seed)
         log = { [unowned self] instant, line in self.record(instant, line) }

@@ -1,6 +1,7 @@
 import Core
 import Glibc
 import HAL
+import JSON
 import Store
 import Weather
 
@@ -159,25 +160,7 @@ struct JSONWriter {
 
     mutating func element() { separate() }
 
-    mutating func string(_ value: String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\t": text += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    text.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        text += "\""
-    }
+    mutating func string(_ value: String) { text += JSONText.quoted(value) }
 
     mutating func number(_ value: Int) { text += String(value) }
     mutating func number(_ value: Double, places: Int) {

@@ -145,20 +145,7 @@ enum ScriptLine {
 
     static func describe(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound)…\(range.upperBound)" }
 
-    /// `"text"` for a message: control characters escaped, cut after 40 characters, so the
-    /// message stays one short line whatever the file holds.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for (count, scalar) in text.unicodeScalars.enumerated() {
-            if count == 40 { return out + "…\"" }
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// `"text"` for a message: escaped and cut after 40 characters, so the message stays one
+    /// short line whatever the file holds.
+    static func quoted(_ text: String) -> String { JSONText.quotedForMessage(text, limit: 40) }
 }

@@ -34,12 +34,18 @@ public struct SimulationSetup {
     public var orbit: Bool?
     /// Overrides the board's automatic screen rotation; nil keeps it.
     public var rotateEvery: Duration??
-    /// Whether the kernel says the system clock is synchronised; false makes GPS time the
-    /// clock's source once the receiver's time is vouched for.
-    public var systemClockSynchronised = true
-    /// Ask this machine's kernel instead (`adjtimex`), as the device does: for a simulation
-    /// that runs on the real clock.
-    public var askKernelClock = false
+    /// What the kernel says about the system clock.
+    public enum SystemClock: Sendable {
+        /// Synchronised (NTP): the clock's source is the system.
+        case synchronised
+        /// Not synchronised: GPS time, once the receiver's time is vouched for.
+        case unsynchronised
+        /// Ask this machine's kernel (`adjtimex`), as the device does: for a simulation on the
+        /// real clock.
+        case host
+    }
+
+    public var systemClock = SystemClock.synchronised
     /// The zone the simulated weather service names for every place (the real one names the
     /// place's own zone; the twin has no map of zones).
     public var serviceZone: String = "Europe/Berlin"

@@ -29,7 +29,7 @@ struct ClockTests {
 
     @Test("without a synchronised system clock the time comes from GPS once two epochs agree, and the status says so")
     func gpsTime() {
-        let board = DeviceRig.make { $0.systemClockSynchronised = false }
+        let board = DeviceRig.make { $0.systemClock = .unsynchronised }
         board.advance(by: .seconds(2))
         #expect(board.device.state.model.clock == nil, "no time anyone vouches for: no clock shown")
         #expect(DeviceRig.line(board, "Clock")?.isProblem == true)

@@ -1,0 +1,48 @@
+/// Writing text into JSON and into the one-line messages about JSON documents: one escaper for
+/// the CLI's JSON output, the simulation's report and the parsers' error messages.
+public enum JSONText {
+    /// `text` as a JSON string literal (RFC 8259 §7): quotes, backslashes and control
+    /// characters escaped, everything else as it is.
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += unicodeEscape(scalar)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// `text` as a message quotes it: JSON escapes, C1 controls and the line and paragraph
+    /// separators escaped too, cut after `limit` characters, so a message stays one short line
+    /// whatever an untrusted document holds.
+    public static func quotedForMessage(_ text: String, limit: Int) -> String {
+        var out = "\""
+        for (count, scalar) in text.unicodeScalars.enumerated() {
+            if count == limit { return out + "…\"" }
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
+                out += unicodeEscape(scalar)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// `\u001B`: four hex digits, upper case.
+    static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+}
