@@ -77,22 +77,11 @@ enum BoardFileReader {
     /// simulator reads scripts and NMEA captures through it too).
     static func read(_ path: String, limit: Int = BoardFileReader.limit) -> Result<[UInt8], Failure> {
         var files = LinuxFileSystem()
-        let file: FileHandle
         do throws(FileSystemError) {
-            file = try files.open(FilePath(path), .readOnly)
-        } catch {
-            return .failure(.unreadable(describe(error)))
-        }
-        defer { files.close(file) }
-        do throws(FileSystemError) {
-            let size = try files.size(file)
-            guard size <= limit else { return .failure(.tooLarge(limit: limit)) }
-            var contents = [UInt8](repeating: 0, count: Int(size))
-            let read = contents.withUnsafeMutableBytes { raw in
-                Result { () throws(FileSystemError) in try files.readFully(file, into: raw, at: 0) }
+            switch try files.contents(of: FilePath(path), limit: Int64(limit)) {
+            case .bytes(let bytes): return .success(bytes)
+            case .tooLarge: return .failure(.tooLarge(limit: limit))
             }
-            contents.removeLast(contents.count - (try read.get()))
-            return .success(contents)
         } catch {
             return .failure(.unreadable(describe(error)))
         }

@@ -21,53 +21,28 @@ public enum StateDirectory {
             try disk.synchronizeDirectory(parent.isEmpty ? "/" : parent)
         }
         for name in fileNames {
-            let path = host.appending(name)
-            let opened: Result<FileHandle, FileSystemError> = Result { () throws(FileSystemError) in try files.open(path, .readOnly) }
-            let handle: FileHandle
-            switch opened {
-            case .success(let h): handle = h
-            case .failure(let error) where error.kind == .notFound: continue
-            case .failure(let error): throw error
+            let contents: FileContents
+            do throws(FileSystemError) {
+                contents = try files.contents(of: host.appending(name), limit: 16 << 20)
+            } catch where error.kind == .notFound {
+                continue
             }
-            defer { files.close(handle) }
-            let size = Int(try files.size(handle))
-            var bytes = [UInt8](repeating: 0, count: size)
-            let read = try bytes.withUnsafeMutableBytes { raw in
-                Result { () throws(FileSystemError) in try files.readFully(handle, into: raw, at: 0) }
-            }.get()
-            let target = try disk.open(directory.appending(name), FileOpenMode(writable: true, create: true))
-            try bytes.withUnsafeBytes { raw in
-                Result { () throws(FileSystemError) in
-                    try disk.writeAll(target, UnsafeRawBufferPointer(rebasing: raw[..<read]), at: 0)
-                }
-            }.get()
-            try disk.synchronize(target)
-            disk.close(target)
+            guard case .bytes(let bytes) = contents else { throw FileSystemError(.other) }
+            try disk.replace(name, in: directory, with: bytes)
         }
-        try disk.synchronizeDirectory(directory)
     }
 
-    /// Writes the device's files from `image` back to `host` (each through a temporary name
-    /// and a rename); a file the image no longer has is removed.
+    /// Writes the device's files from `image` back to `host`, each replaced atomically; a file
+    /// the image no longer has is removed.
     public static func save(_ image: CrashableFileSystem.Image, from directory: FilePath, to host: FilePath) throws(FileSystemError) {
         var files = HostFiles()
         try? files.createDirectory(host)
         for name in fileNames {
-            let target = host.appending(name)
             guard let bytes = image.files[directory.appending(name).string] else {
-                try? files.unlink(target)
+                try? files.unlink(host.appending(name))
                 continue
             }
-            let temporary = host.appending(name + ".tmp")
-            let handle = try files.open(temporary, FileOpenMode(writable: true, create: true))
-            defer { files.close(handle) }
-            try files.resize(handle, to: 0)
-            try bytes.withUnsafeBytes { raw in
-                Result { () throws(FileSystemError) in try files.writeAll(handle, raw, at: 0) }
-            }.get()
-            try files.synchronize(handle)
-            try files.rename(temporary, to: target)
+            try files.replace(name, in: host, with: bytes)
         }
-        try files.synchronizeDirectory(host)
     }
 }

@@ -106,25 +106,8 @@ public struct WeatherCache: Sendable, Equatable {
     /// Writes `self` as `directory/weather.cache`, atomically (temporary file, sync, rename,
     /// directory sync). A full or read-only disk fails with `.io` and changes nothing.
     public func save<Files: FileSystem>(in directory: FilePath, files: inout Files) -> Result<Void, CacheError> {
-        let final = directory.appending(Self.fileName)
-        let temporary = directory.appending(Self.fileName + ".new")
         do throws(FileSystemError) {
-            do throws(FileSystemError) { try files.unlink(temporary) } catch where error.kind == .notFound {}
-            let file = try files.open(temporary, FileOpenMode(writable: true, create: true, exclusive: true))
-            let bytes = encoded
-            let written = bytes.withUnsafeBytes { raw in
-                Result { () throws(FileSystemError) in
-                    try files.writeAll(file, raw, at: 0)
-                    try files.synchronizeData(file)
-                }
-            }
-            files.close(file)
-            do throws(FileSystemError) { try written.get() } catch {
-                try? files.unlink(temporary)
-                throw error
-            }
-            try files.rename(temporary, to: final)
-            try files.synchronizeDirectory(directory)
+            try files.replace(Self.fileName, in: directory, with: encoded)
             return .success(())
         } catch {
             return .failure(.io(error))
@@ -133,23 +116,13 @@ public struct WeatherCache: Sendable, Equatable {
 
     /// Reads `directory/weather.cache`.
     public static func load<Files: FileSystem>(from directory: FilePath, files: inout Files) -> Result<WeatherCache, CacheError> {
-        let path = directory.appending(fileName)
         do throws(FileSystemError) {
-            let file: FileHandle
-            do throws(FileSystemError) { file = try files.open(path, .readOnly) } catch where error.kind == .notFound {
-                return .failure(.missing)
+            switch try files.contents(of: directory.appending(fileName), limit: maximumSize) {
+            case .bytes(let bytes): return decode(bytes)
+            case .tooLarge(let size): return .failure(.damaged("\(size) bytes, larger than any forecast"))
             }
-            defer { files.close(file) }
-            let size = try files.size(file)
-            guard size <= maximumSize else { return .failure(.damaged("\(size) bytes, larger than any forecast")) }
-            var bytes = [UInt8](repeating: 0, count: Int(size))
-            let count = bytes.withUnsafeMutableBytes { raw in
-                Result { () throws(FileSystemError) -> Int in try files.readFully(file, into: raw, at: 0) }
-            }
-            let read = try count.get()
-            return decode(Array(bytes.prefix(read)))
         } catch {
-            return .failure(.io(error))
+            return .failure(error.kind == .notFound ? .missing : .io(error))
         }
     }
 

@@ -76,18 +76,11 @@ extension ZoneRules {
         _ path: FilePath, identifier: String, limit: Int64, files: inout Files
     ) -> Result<[UInt8], ZoneError> {
         do throws(FileSystemError) {
-            let file = try files.open(path, .readOnly)
-            defer { files.close(file) }
-            let size = try files.size(file)
-            guard size >= 0, size <= limit else { return .failure(.tooLarge(identifier: identifier, size: size)) }
-            var bytes = [UInt8](repeating: 0, count: Int(size))
             // A file that shrank since fstat reads short; the TZif checks then catch it.
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                Result { () throws(FileSystemError) -> Int in try files.readFully(file, into: buffer, at: 0) }
+            switch try files.contents(of: path, limit: limit) {
+            case .bytes(let bytes): return .success(bytes)
+            case .tooLarge(let size): return .failure(.tooLarge(identifier: identifier, size: size))
             }
-            let count = try read.get()
-            bytes.removeLast(bytes.count - count)
-            return .success(bytes)
         } catch {
             switch error.kind {
             // A directory (`Europe`) opens on Linux but fails to read with EISDIR.
