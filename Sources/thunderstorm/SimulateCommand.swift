@@ -94,7 +94,7 @@ struct SimulateCommand: ParsableCommand {
 
     /// Returns whether the run ended at a scripted power cut.
     private func runHeadless(_ board: SimulatedBoard, script: SimulationScript) throws -> Bool {
-        board.echoLog = verbose
+        if verbose { board.onLog = { seconds, text in printError("[\(decimalText(seconds, places: 1))] \(text)") } }
         if i2cLog != nil { board.bus.isLogging = true }
         board.start()
         let cut = board.run(script, duration: .nanoseconds(Int64((duration ?? 0) * 1e9)))

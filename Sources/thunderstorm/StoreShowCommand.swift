@@ -35,8 +35,8 @@ enum StoreJSON {
     static func object(state: StoreState, sequence: UInt64, health: String) -> String {
         let s = state.settings
         var out = #"{"sequence":\#(sequence),"settings":{"#
-        out += #""time":"\#(name(s.time))","units":"\#(name(s.units))","#
-        out += #""temperature":"\#(name(s.temperature))","brightness":"\#(name(s.brightness))"},"#
+        out += #""time":"\#(s.time.name)","units":"\#(s.units.name)","#
+        out += #""temperature":"\#(s.temperature.name)","brightness":"\#(s.brightness.name)"},"#
         out += #""locations":["#
         out += state.locations.map { location in
             #"{"id":\#(location.id),"name":\#(string(location.name.value)),"#
@@ -63,14 +63,4 @@ enum StoreJSON {
 
     static func string(_ text: String) -> String { JSONText.quoted(text) }
 
-    static func name(_ time: TimeNotation) -> String { time == .twelveHour ? "12h" : "24h" }
-    static func name(_ units: UnitsNotation) -> String { units == .metric ? "metric" : "imperial" }
-    static func name(_ temperature: TemperatureNotation) -> String { temperature == .celsius ? "celsius" : "fahrenheit" }
-    static func name(_ brightness: BrightnessPolicy) -> String {
-        switch brightness {
-        case .automatic: "automatic"
-        case .alwaysBright: "bright"
-        case .alwaysDim: "dim"
-        }
-    }
 }

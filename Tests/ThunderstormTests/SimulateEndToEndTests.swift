@@ -31,7 +31,7 @@ struct SimulateEndToEndTests {
         for key in ["settings", "places", "store", "display", "wakeups", "cpu_seconds", "timeline", "weather", "gps"] {
             #expect(report[key] != nil, "no \(key) in the report")
         }
-        #expect((report["settings"] as? [String: Any])?["temperature"] as? String == "°F")
+        #expect((report["settings"] as? [String: Any])?["temperature"] as? String == "fahrenheit")
         #expect((report["shown"] as? [String: Any])?["screen"] as? String != "now", "C long: the next screen")
         let display = try #require(report["display"] as? [String: Any])
         #expect(display["model_errors"] as? Int == 0)

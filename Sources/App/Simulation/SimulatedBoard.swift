@@ -43,8 +43,8 @@ public final class SimulatedBoard {
     public let device: SimDevice
     /// What the device logged, with the virtual seconds since start.
     public private(set) var timeline: [(seconds: Double, text: String)] = []
-    /// Also print each log line to standard error.
-    public var echoLog = false
+    /// Called with each timeline entry as it is recorded (`simulate --verbose` prints them).
+    public var onLog: ((_ seconds: Double, _ text: String) -> Void)?
     /// Stop virtual time while a fetch is out on a real network (headless runs); the
     /// interactive loop lets it run on and is woken when the answer comes.
     public var waitsForRealFetches = true
@@ -188,12 +188,12 @@ public final class SimulatedBoard {
     private func record(_ instant: Instant, _ line: LogLine) {
         let text: String
         switch line {
-        case .settings(let s): text = "settings: \(SettingsText.describe(s))"
+        case .settings(let s): text = "settings: \(s.summary)"
         case .text(let t): text = t
         }
         let seconds = Double((instant - startInstant).nanoseconds) / 1e9
         timeline.append((seconds, text))
-        if echoLog { printError("[\(DecimalText.text(seconds, places: 1))] \(text)") }
+        onLog?(seconds, text)
     }
 
     /// Adds a line of the simulation's own (a scripted fault, a key) to the timeline.

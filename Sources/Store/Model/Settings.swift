@@ -53,6 +53,35 @@ public enum SettingKey: UInt16, Sendable, CaseIterable {
     case brightness = 4
 }
 
+// The settings' names in the command line's words: what `store set` takes and `store show`,
+// the log and `simulate`'s report print.
+extension TimeNotation {
+    public var name: String { self == .twelveHour ? "12h" : "24h" }
+}
+
+extension UnitsNotation {
+    public var name: String { self == .metric ? "metric" : "imperial" }
+}
+
+extension TemperatureNotation {
+    public var name: String { self == .celsius ? "celsius" : "fahrenheit" }
+}
+
+extension BrightnessPolicy {
+    public var name: String {
+        switch self {
+        case .automatic: "automatic"
+        case .alwaysBright: "bright"
+        case .alwaysDim: "dim"
+        }
+    }
+}
+
+extension Settings {
+    /// "fahrenheit, imperial, 12h, brightness automatic", for the log.
+    public var summary: String { "\(temperature.name), \(units.name), \(time.name), brightness \(brightness.name)" }
+}
+
 extension SettingKey {
     /// Every key, built once (`allCases` makes a new array at each call).
     public static let all = SettingKey.allCases
