@@ -100,12 +100,12 @@ struct SimulateCommand: ParsableCommand {
         let cut = board.run(script, duration: .nanoseconds(Int64((duration ?? 0) * 1e9)))
         let json = SimulationReport(board: board, endedByPowerCut: cut).json
         if let report {
-            try SimulationOptions.write(Array((json + "\n").utf8), to: report)
+            try SnapshotFiles.write(Array((json + "\n").utf8), to: report, command: "simulate")
         } else {
             print(json)
         }
-        if let i2cLog { try SimulationOptions.write(Array(board.bus.log.render().utf8), to: i2cLog) }
-        if let pbm { try SimulationOptions.write(board.glass.pbm(), to: pbm) }
+        if let i2cLog { try SnapshotFiles.write(Array(board.bus.log.render().utf8), to: i2cLog, command: "simulate") }
+        if let pbm { try SnapshotFiles.write(board.glass.pbm(), to: pbm, command: "simulate") }
         return cut
     }
 

@@ -2,7 +2,6 @@ import App
 import ArgumentParser
 import Board
 import Drivers
-import Glibc
 import HAL
 import HALLinux
 import HALSim
@@ -140,26 +139,15 @@ enum SimulationOptions {
 
     /// A real fetch on a worker thread through the daemon's own transport.
     static func liveLink(baseURL: String?, wake: WakeDescriptor<LiveSystemCalls>?) -> ThreadedWeatherLink {
-        let service = OpenMeteoService(baseURL: baseURL ?? "https://api.open-meteo.com", identity: ClientIdentity(contact: nil))
-        let transport = Box(SocketTransport(configuration: .init(trust: .directory(path: "/etc/ssl/certs"))))
+        var configured = OpenMeteoService(identity: ClientIdentity(contact: nil))
+        if let baseURL { configured.baseURL = baseURL }
+        let service = configured
+        let transport = Box(SocketTransport())  // the daemon's: CA certificates from /etc/ssl/certs
         return ThreadedWeatherLink(
             fetch: { order in
                 WeatherFetch.perform(order, service: service, transport: &transport.value, clock: LinuxClock(calls: LiveSystemCalls()))
             },
             wake: { wake?.signal() })
-    }
-
-    static func write(_ bytes: [UInt8], to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ExitCode(73, printing: "simulate: cannot create \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw ExitCode(74, printing: "simulate: cannot write \(path): \(String(cString: strerror(errno)))") }
-            done += n
-        }
     }
 }
 

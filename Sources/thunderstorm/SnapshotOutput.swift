@@ -14,19 +14,21 @@ enum SnapshotFiles {
         return images.enumerated().map { (pattern.replacing("%d", with: String($0.offset + 1)), $0.element) }
     }
 
-    static func write(_ bytes: [UInt8], to path: String) throws(ExitCode) {
+    /// Writes `bytes` to `path`; `command` names the command in the one-line failure (73 the
+    /// file cannot be created, 74 writing failed).
+    static func write(_ bytes: [UInt8], to path: String, command: String = "snapshot") throws(ExitCode) {
         let descriptor: FileDescriptor
         do {
             descriptor = try FileDescriptor.open(
                 FilePath(path), .writeOnly, options: [.create, .truncate, .closeOnExec],
                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
         } catch {
-            throw ExitCode(73, printing: "snapshot: cannot create \(path): \(error); check that the directory exists and is writable")
+            throw ExitCode(73, printing: "\(command): cannot create \(path): \(error); check that the directory exists and is writable")
         }
         do {
             try descriptor.closeAfter { _ = try descriptor.writeAll(bytes) }
         } catch {
-            throw ExitCode(74, printing: "snapshot: writing \(path) failed: \(error); check the free space")
+            throw ExitCode(74, printing: "\(command): writing \(path) failed: \(error); check the free space")
         }
     }
 }
