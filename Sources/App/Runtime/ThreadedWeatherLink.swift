@@ -1,10 +1,9 @@
 import Glibc
 import HAL
-import Synchronization
 import Weather
 
 /// The network edge on a real network (ARCHITECTURE §4): one worker thread runs each fetch
-/// (name lookup, TLS, the body, the decoding) and hands the delivery back through a mutex;
+/// (name lookup, TLS, the body, the decoding) and hands the delivery back through one mutex;
 /// `wake` then tells the loop (on Linux, an eventfd in its poll set). The loop never waits on
 /// the network; the headless simulation does, through `waitForDelivery()`, because virtual
 /// time must not run on while a real answer is out.
@@ -19,8 +18,8 @@ public final class ThreadedWeatherLink: WeatherLink, @unchecked Sendable {
         var stopping = false
     }
 
-    private let mailbox = Mutex(Mailbox())
-    /// Wakes the worker (an order) and the waiter (a delivery); guarded by `lock`.
+    /// Guarded by `lock`; `signal` wakes the worker (an order) and the waiter (a delivery).
+    private var mailbox = Mailbox()
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let signal = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private let fetch: Fetch
@@ -40,26 +39,27 @@ public final class ThreadedWeatherLink: WeatherLink, @unchecked Sendable {
         }, box.toOpaque())
     }
 
+    deinit {
+        pthread_cond_destroy(signal)
+        pthread_mutex_destroy(lock)
+        signal.deallocate()
+        lock.deallocate()
+    }
+
     /// Stops the worker after the fetch in flight, if any.
     public func stop() {
-        pthread_mutex_lock(lock)
-        mailbox.withLock { $0.stopping = true }
-        pthread_cond_broadcast(signal)
-        pthread_mutex_unlock(lock)
+        locked { $0.stopping = true }
     }
 
     public func send(_ order: FetchOrder, token: UInt64) {
-        pthread_mutex_lock(lock)
-        mailbox.withLock {
+        locked {
             $0.order = (order, token)
             $0.busy = true
         }
-        pthread_cond_broadcast(signal)
-        pthread_mutex_unlock(lock)
     }
 
     public func receive() -> WeatherDelivery? {
-        mailbox.withLock { box in
+        locked { box in
             defer { box.delivery = nil }
             return box.delivery
         }
@@ -67,43 +67,38 @@ public final class ThreadedWeatherLink: WeatherLink, @unchecked Sendable {
 
     public var nextDelivery: Instant? { nil }
 
-    public var isFetchingForReal: Bool { mailbox.withLock { $0.busy } }
+    public var isFetchingForReal: Bool { locked { $0.busy } }
 
     public func waitForDelivery() {
         pthread_mutex_lock(lock)
-        while mailbox.withLock({ $0.busy && $0.delivery == nil }) { pthread_cond_wait(signal, lock) }
+        while mailbox.busy && mailbox.delivery == nil { pthread_cond_wait(signal, lock) }
         pthread_mutex_unlock(lock)
+    }
+
+    /// Changes the mailbox under the lock and wakes whoever waits on it.
+    private func locked<T>(_ body: (inout Mailbox) -> T) -> T {
+        pthread_mutex_lock(lock)
+        defer {
+            pthread_cond_broadcast(signal)
+            pthread_mutex_unlock(lock)
+        }
+        return body(&mailbox)
     }
 
     private func work() {
         while true {
             pthread_mutex_lock(lock)
-            var next: (order: FetchOrder, token: UInt64)?
-            while true {
-                let (taken, stopping) = mailbox.withLock { box in
-                    defer { box.order = nil }
-                    return (box.order, box.stopping)
-                }
-                if stopping {
-                    pthread_mutex_unlock(lock)
-                    return
-                }
-                if let taken {
-                    next = taken
-                    break
-                }
-                pthread_cond_wait(signal, lock)
-            }
+            while mailbox.order == nil && !mailbox.stopping { pthread_cond_wait(signal, lock) }
+            let next = mailbox.order
+            let stopping = mailbox.stopping
+            mailbox.order = nil
             pthread_mutex_unlock(lock)
-            guard let next else { continue }
+            guard !stopping, let next else { return }
             let result = fetch(next.order)
-            pthread_mutex_lock(lock)
-            mailbox.withLock {
+            locked {
                 $0.delivery = WeatherDelivery(token: next.token, order: next.order, result: result)
                 $0.busy = false
             }
-            pthread_cond_broadcast(signal)
-            pthread_mutex_unlock(lock)
             wake()
         }
     }
