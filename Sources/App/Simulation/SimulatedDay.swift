@@ -77,24 +77,23 @@ struct SimulatedDay: Sendable {
         case .cloudy: range = 4
         case .wet: range = 5
         }
+        // The day's swing scales with the daylight; the warmest hour comes early in the afternoon.
+        let daylight: Double
         switch sun {
         case .normal(let rise, let set):
             let sunrise = Double(rise.seconds), sunset = Double(set.seconds)
             coolest = sunrise
             warmest = max(min((sunrise + sunset) / 2 + 9_000, sunset - 1_800), sunrise + 3_600)
-            mean = climate.climateMean(day: day) + weather.anomaly
-            let daylight = min(max((sunset - sunrise) / 43_200, 0.15), 1)
-            low = mean - range * daylight / 2
-            high = mean + range * daylight / 2
+            daylight = min(max((sunset - sunrise) / 43_200, 0.15), 1)
         case .polarNight, .midnightSun:
             let polarNight = sun == .polarNight
             coolest = noon - (polarNight ? 21_600 : 32_400)
             warmest = noon + 9_000
-            mean = climate.climateMean(day: day) + weather.anomaly
-            let daylight = polarNight ? 0.15 : 0.8
-            low = mean - range * daylight / 2
-            high = mean + range * daylight / 2
+            daylight = polarNight ? 0.15 : 0.8
         }
+        mean = climate.climateMean(day: day) + weather.anomaly
+        low = mean - range * daylight / 2
+        high = mean + range * daylight / 2
     }
 
     static func weather(climate: SimulatedClimate, day: Int64) -> Weather {
