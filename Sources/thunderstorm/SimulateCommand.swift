@@ -116,7 +116,7 @@ struct SimulateCommand: ParsableCommand {
         } catch {
             throw ExitCode(64, printing: "simulate: \(error); run with --headless --duration SECONDS to simulate without a terminal")
         }
-        let session = InteractiveSimulation(board: board, terminal: terminal, speed: speed, wakeDescriptor: wake?.fileDescriptor)
+        let session = InteractiveSimulation(board: board, terminal: terminal, speed: speed, wake: wake)
         do {
             let reason = try session.run()
             terminal.restore()

@@ -14,20 +14,20 @@ public final class InteractiveSimulation {
     public let board: SimulatedBoard
     public let terminal: TerminalSession
     public let speed: Double
-    /// The descriptor a real weather fetch wakes the loop through.
-    public let wakeDescriptor: CInt?
+    /// The eventfd a real weather fetch wakes the loop through.
+    public let wake: WakeDescriptor<LiveSystemCalls>?
     private var keys: [UInt8] = []
 
-    public init(board: SimulatedBoard, terminal: TerminalSession, speed: Double, wakeDescriptor: CInt?) {
+    public init(board: SimulatedBoard, terminal: TerminalSession, speed: Double, wake: WakeDescriptor<LiveSystemCalls>?) {
         self.board = board
         self.terminal = terminal
         self.speed = speed
-        self.wakeDescriptor = wakeDescriptor
+        self.wake = wake
         board.waitsForRealFetches = false
     }
 
-    /// Runs until `q`, Ctrl-C, SIGINT/SIGTERM or a hang-up; the terminal is restored on the way
-    /// out. Returns the reason.
+    /// Runs until `q`, Ctrl-C, SIGINT/SIGTERM or a hang-up and returns the reason; the caller
+    /// gives the terminal back (`TerminalSession.restore()`, or its deinit).
     public func run() throws(Errno) -> String {
         let calls = LiveSystemCalls()
         let real = LinuxClock(calls: calls)
@@ -37,7 +37,7 @@ public final class InteractiveSimulation {
         let keySlot = poller.add(terminal.input)
         let timerSlot = poller.add(timer.fileDescriptor)
         let signalSlot = poller.add(signals.fileDescriptor)
-        let wakeSlot = wakeDescriptor.map { poller.add($0) }
+        let wakeSlot = wake.map { poller.add($0.fileDescriptor) }
         let realStart = real.now()
         let virtualStart = board.clock.now()
         func virtualTime(_ instant: Instant) -> Instant {
@@ -56,26 +56,18 @@ public final class InteractiveSimulation {
             try timer.arm(at: due)
             _ = try poller.wait(timeout: nil)
             if poller.isReadable(signalSlot), let signal = try signals.next() {
-                terminal.restore()
                 return signal == SIGHUP ? "hang-up" : "signal \(signal)"
             }
             if poller.isReadable(timerSlot) { _ = try timer.acknowledge() }
-            if let wakeSlot, poller.isReadable(wakeSlot) {
-                var count: UInt64 = 0
-                _ = read(wakeDescriptor!, &count, 8)
-            }
+            if let wakeSlot, poller.isReadable(wakeSlot) { _ = wake?.drain() }
             board.advance(to: max(virtualTime(real.now()), board.clock.now()))
             if poller.revents(keySlot) != 0 {
                 keys.removeAll(keepingCapacity: true)
                 _ = terminal.readKeys(into: &keys)
-                if terminal.isHungUp {
-                    terminal.restore()
-                    return "hang-up"
-                }
+                if terminal.isHungUp { return "hang-up" }
                 for key in SimulatorKey.keys(in: keys) {
                     switch key {
                     case .quit:
-                        terminal.restore()
                         return "quit"
                     case .press(let button):
                         board.note("key: press \(Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(button))))")
