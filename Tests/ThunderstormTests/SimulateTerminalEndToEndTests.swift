@@ -61,7 +61,7 @@ struct SimulateTerminalEndToEndTests {
 
         var output: [UInt8] = []
         // The status line under the panel: a fix from the built-in route, and the weather.
-        let ready = Self.read(master, into: &output, seconds: 30) {
+        let ready = Self.read(master, into: &output, seconds: 60) {
             Self.contains($0, "GPS 3D fix") && Self.contains($0, "weather ok")
         }
         let tail = String(decoding: output.suffix(400), as: UTF8.self)
