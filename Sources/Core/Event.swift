@@ -52,8 +52,18 @@ public enum Effect: Sendable, Equatable {
 }
 
 /// One line for the log. Settings changes are their own case so the runtime can write them
-/// from static text, keeping a button press free of allocation.
+/// from static text, keeping a button press free of allocation. `problem` is a part failing
+/// or refusing (the daemon logs it as a warning and rate-limits its repeats); `text` is news.
 public enum LogLine: Sendable, Equatable {
     case settings(Settings)
     case text(String)
+    case problem(String)
+
+    /// The words of the line, without its kind.
+    public var words: String {
+        switch self {
+        case .settings(let settings): "settings: \(settings.summary)"
+        case .text(let text), .problem(let text): text
+        }
+    }
 }

@@ -77,6 +77,9 @@ extension AppState {
         let settingsChanged = state.settings != store.settings
         let listChanged = state.locations != store.locations
         store = state
+        if health != storeHealth {
+            effects.append(.log(health.isHealthy ? .text("store: ok") : .problem("store: \(health)")))
+        }
         storeHealth = health
         refusal = nil
         if let removal = pendingRemoval, state.index(of: removal.location.id) == nil { pendingRemoval = nil }

@@ -23,7 +23,7 @@ extension AppState {
             stored(state, health, moment, &effects)
         case .refused(let change, let error):
             refusal = error.description
-            effects.append(.log(.text("store refused \(Self.describe(change)): \(error)")))
+            effects.append(.log(.problem("store refused \(Self.describe(change)): \(error)")))
             frameDirty = true
         case .weatherRestored(let report, let validators):
             restore(report, validators, moment, &effects)
@@ -34,7 +34,7 @@ extension AppState {
             zoneSource = source
             refreshTime(moment, &effects, force: true)
         case .zoneFailed(let name, let reason):
-            effects.append(.log(.text("zone \(name): \(reason); keeping \(zone.identifier)")))
+            effects.append(.log(.problem("zone \(name): \(reason); keeping \(zone.identifier)")))
         case .indoor(let reading):
             if indoor != reading {
                 indoor = reading
@@ -44,7 +44,10 @@ extension AppState {
         case .display(let health):
             if display != health {
                 display = health
-                if case .failing(let why) = health { effects.append(.log(.text("display: \(why)"))) }
+                switch health {
+                case .failing(let why): effects.append(.log(.problem("display: \(why)")))
+                case .ok: effects.append(.log(.text("display: answering again")))
+                }
             }
         case .droppedEdges(let total):
             droppedEdges = total

@@ -24,7 +24,7 @@ extension AppState {
         for effect in weather.complete(outcome, now: moment.now, wallNow: moment.wall) {
             switch effect {
             case .persist: effects.append(.saveWeatherCache(token: token))
-            case .log(let line): effects.append(.log(.text(line)))
+            case .log(let line): effects.append(.log(.problem(line)))
             }
         }
         if let report = weather.state.value { zoneFrom(report, &effects) }
