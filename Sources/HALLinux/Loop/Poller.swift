@@ -32,6 +32,12 @@ public final class Poller<Calls: SystemCalls> {
         return count - 1
     }
 
+    /// Forgets every descriptor (a loop starting over with other parts).
+    public func removeAll() {
+        for i in 0..<count { descriptors[i] = pollfd(fd: -1, events: 0, revents: 0) }
+        count = 0
+    }
+
     /// Replaces the descriptor in `slot` (after a device was reopened); -1 ignores the slot.
     public func replace(_ slot: Slot, with fd: CInt) {
         descriptors[slot].fd = fd
