@@ -25,11 +25,13 @@ public struct BoardConfig: Sendable, Equatable {
     public let timeZone: String?
     /// Automatic screen rotation and the burn-in orbit; `.standard` when the file says nothing.
     public let screens: ScreenConfig
+    /// Where the weather comes from; Open-Meteo when the file says nothing.
+    public let weather: WeatherConfig
 
     public init(
         name: String, gps: GPSConfig, display: DisplayConfig, buttons: [ButtonConfig],
         sensor: SensorConfig?, defaultLocation: DefaultLocation, timeZone: String?,
-        screens: ScreenConfig = .standard
+        screens: ScreenConfig = .standard, weather: WeatherConfig = .standard
     ) {
         self.name = name
         self.gps = gps
@@ -39,6 +41,20 @@ public struct BoardConfig: Sendable, Equatable {
         self.defaultLocation = defaultLocation
         self.timeZone = timeZone
         self.screens = screens
+        self.weather = weather
+    }
+
+    /// The parts the file replaces by their simulated twins (`"simulated": true`), in file
+    /// order: what `board check` and the daemon's log say.
+    public var simulatedParts: [String] {
+        var parts: [String] = []
+        if gps.simulated { parts.append("gps") }
+        if display.simulated { parts.append("display") }
+        let twins = buttons.filter(\.simulated).count
+        if twins == buttons.count { parts.append("buttons") } else if twins > 0 { parts.append("\(twins) of \(buttons.count) buttons") }
+        if sensor?.simulated == true { parts.append("sensor") }
+        if weather.simulated { parts.append("weather") }
+        return parts
     }
 }
 
@@ -47,10 +63,13 @@ public struct GPSConfig: Sendable, Equatable {
     /// A tty path: `/dev/serial0` (the Pi's header UART), `/dev/ttyACM0`, `/dev/serial/by-id/…`.
     public let device: String
     public let baud: GPSBaud
+    /// The twin stands in: a receiver that drives out of the default location (`"simulated"`).
+    public let simulated: Bool
 
-    public init(device: String, baud: GPSBaud) {
+    public init(device: String, baud: GPSBaud, simulated: Bool = false) {
         self.device = device
         self.baud = baud
+        self.simulated = simulated
     }
 }
 
@@ -84,12 +103,15 @@ public struct SensorConfig: Sendable, Equatable {
     /// Added to every temperature reading, in °C, within ±10: a sensor near the Pi's SoC reads
     /// warm, and this is the honest place to say by how much.
     public let temperatureOffset: Double
+    /// The data-sheet model stands in for the chip (`"simulated"`).
+    public let simulated: Bool
 
-    public init(kind: Kind, bus: I2CBusPath, address: I2CAddress, temperatureOffset: Double) {
+    public init(kind: Kind, bus: I2CBusPath, address: I2CAddress, temperatureOffset: Double, simulated: Bool = false) {
         self.kind = kind
         self.bus = bus
         self.address = address
         self.temperatureOffset = temperatureOffset
+        self.simulated = simulated
     }
 }
 

@@ -62,7 +62,7 @@ extension BoardConfig {
 }
 
 extension BoardValidator {
-    static let topLevelKeys = ["schema", "name", "gps", "display", "buttons", "sensor", "defaultLocation", "timeZone", "screens"]
+    static let topLevelKeys = ["schema", "name", "gps", "display", "buttons", "sensor", "defaultLocation", "timeZone", "screens", "weather"]
 
     /// Validates the whole document. Sections are checked even after an earlier one failed,
     /// so one run lists everything; cross-checks run only between sections that are valid.
@@ -94,17 +94,20 @@ extension BoardValidator {
         let timeZone = timeZoneValue.flatMap { self.timeZone($0, at: "timeZone") }
         let screensValue = optional(root, "screens")
         let screens = screensValue.flatMap { self.screens($0, at: "screens", display: display?.kind) }
+        let weatherValue = optional(root, "weather")
+        let weather = weatherValue.flatMap { self.weather($0, at: "weather") }
 
         if let display, let sensor { checkAddressClash(display: display, sensor: sensor) }
         if let buttons { checkReservedPins(buttons, display: display, sensor: sensor, gps: gps) }
 
         guard let name, let gps, let display, let buttons, let location,
             sensorValue == nil || sensor != nil, timeZoneValue == nil || timeZone != nil,
-            screensValue == nil || screens != nil
+            screensValue == nil || screens != nil, weatherValue == nil || weather != nil
         else { return nil }
         return BoardConfig(
             name: name, gps: gps, display: display, buttons: buttons, sensor: sensor,
-            defaultLocation: location, timeZone: timeZone, screens: screens ?? .standard(for: display.kind))
+            defaultLocation: location, timeZone: timeZone, screens: screens ?? .standard(for: display.kind),
+            weather: weather ?? .standard)
     }
 
     /// True (after reporting it) when the file is newer than this build: then nothing else is

@@ -4,7 +4,7 @@ import HAL
 /// Buttons: each one on its own line of a gpiochip found by label or line name, never by chip
 /// number (Pi 5 kernels renumbered the chips twice; see notes/linux-and-swift.md A2).
 extension BoardValidator {
-    static let buttonKeys = ["name", "chip", "line", "activeLow", "bias", "press", "longPress", "debounceMs", "longPressMs"]
+    static let buttonKeys = ["name", "chip", "line", "activeLow", "bias", "press", "longPress", "debounceMs", "longPressMs", "simulated"]
     static let maximumButtons = 4
     /// Milliseconds. 0 leaves debouncing to the kernel; tact switches settle within about 6 ms
     /// (Ganssle), so beyond 200 ms the debounce only swallows quick presses.
@@ -13,6 +13,8 @@ extension BoardValidator {
     static let longPressRange = 300...5000
     /// Chip labels on which line `GPIOn` is offset `n`: the Pi 0–3, Pi 4 and Pi 5 header chips.
     static let raspberryPiChips: Set<String> = ["pinctrl-bcm2835", "pinctrl-bcm2711", "pinctrl-rp1"]
+    /// The names of the UART on header pins 8 and 10 (GPIO14/15).
+    static let headerUARTs: Set<String> = ["/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0"]
 
     mutating func buttons(_ value: JSONValue, at path: String) -> [ButtonConfig]? {
         guard case .array(let elements) = value else {
@@ -41,9 +43,14 @@ extension BoardValidator {
         guard let members = members(of: value, at: path, allowed: Self.buttonKeys) else { return nil }
         let name = requiredField(members, "name", at: path, what: "a short label such as \"A\"") { $0.text($1, at: $2, maximum: 16) }
         let chip: String?? = field(members, "chip", at: path, default: String?.none) { $0.chipLabel($1, at: $2) }
-        let line = requiredField(members, "line", at: path, what: "the GPIO line, by name (\"GPIO17\") or by offset on the chip (17)") {
-            $0.line($1, at: $2, chipGiven: members["chip"] != nil)
+        let simulated = field(members, "simulated", at: path, default: false) { $0.bool($1, at: $2) }
+        let readLine = { (validator: inout BoardValidator, value: JSONValue, at: String) in
+            validator.line(value, at: at, chipGiven: members["chip"] != nil)
         }
+        // A simulated button needs no line: its twin is pressed by keys, not wired.
+        let line = simulated == true
+            ? field(members, "line", at: path, default: LineReference.simulated, readLine)
+            : requiredField(members, "line", at: path, what: "the GPIO line, by name (\"GPIO17\") or by offset on the chip (17)", readLine)
         let activeLow = field(members, "activeLow", at: path, default: true) { $0.bool($1, at: $2) }
         let bias = field(members, "bias", at: path, default: Bias.pullUp) { $0.choice($1, at: $2, of: Bias.self) }
         let defaults = ButtonConfig.defaultActions(forIndex: index)
@@ -64,11 +71,12 @@ extension BoardValidator {
             report(FieldPath.member(path, "bias"), "\"\(bias.rawValue)\" with \"activeLow\": \(activeLow) makes the line rest \(rest), which reads as a button held down; a button to GND needs \"pull-up\" and \"activeLow\": true, a button to 3.3 V needs \"pull-down\" and \"activeLow\": false")
             return nil
         }
-        guard let name, let chip, let line, let activeLow, let bias, let press, let longPress, let debounce, let longPressDuration
+        guard let name, let chip, let line, let activeLow, let bias, let press, let longPress, let debounce, let longPressDuration,
+            let simulated
         else { return nil }
         return ButtonConfig(
             name: name, chip: chip, line: line, activeLow: activeLow, bias: bias, press: press, longPress: longPress,
-            debounce: debounce, longPressDuration: longPressDuration)
+            debounce: debounce, longPressDuration: longPressDuration, simulated: simulated)
     }
 
     /// A whole number of milliseconds within `range`, as a `Duration`.
@@ -130,6 +138,7 @@ extension BoardValidator {
 
     /// The Raspberry Pi GPIO number of a button's line, when it can be told from the file.
     static func raspberryPiGPIO(_ button: ButtonConfig) -> Int? {
+        guard !button.simulated else { return nil }
         let onPiChip = button.chip.map { raspberryPiChips.contains($0) } ?? true
         guard onPiChip else { return nil }
         switch button.line {
@@ -137,6 +146,7 @@ extension BoardValidator {
         case .name(let name):
             guard name.hasPrefix("GPIO"), let number = Int(name.dropFirst(4)), number >= 0 else { return nil }
             return number
+        case .simulated: return nil
         }
     }
 
@@ -153,7 +163,8 @@ extension BoardValidator {
                 let sameChip = other.chip == nil || button.chip == nil || other.chip == button.chip
                 let piNumbers = (Self.raspberryPiGPIO(other), Self.raspberryPiGPIO(button))
                 let sameLine = if let a = piNumbers.0, let b = piNumbers.1 { a == b } else { other.line == button.line }
-                if sameChip, sameLine {
+                // A twin has no wire: it cannot clash with a line.
+                if sameChip, sameLine, !other.simulated, !button.simulated {
                     report(FieldPath.member(FieldPath.element(path, later), "line"), "\(what) is already on \(button.line); each button needs its own line")
                 }
             }
@@ -163,12 +174,13 @@ extension BoardValidator {
 
 extension BoardValidator {
     /// Refuses buttons on the header pins the build already uses for something else: GPIO2/3
-    /// are SDA/SCL of `/dev/i2c-1`, GPIO14/15 are TXD/RXD of `/dev/serial0`. A button there
+    /// are SDA/SCL of `/dev/i2c-1`, GPIO14/15 are TXD/RXD of the header UART (`/dev/serial0`,
+    /// or by its kernel names `/dev/ttyAMA0` and `/dev/ttyS0`; a Pi 5's UART0). A button there
     /// would fight the bus, and the failure would look like a broken display or a silent GPS.
     mutating func checkReservedPins(_ buttons: [ButtonConfig], display: DisplayConfig?, sensor: SensorConfig?, gps: GPSConfig?) {
         var busUsers: [String] = []
-        if display?.bus.number == 1 { busUsers.append("the display") }
-        if sensor?.bus.number == 1 { busUsers.append("the sensor") }
+        if let display, display.bus.number == 1, !display.simulated { busUsers.append("the display") }
+        if let sensor, sensor.bus.number == 1, !sensor.simulated { busUsers.append("the sensor") }
         let free = "pick a free line such as GPIO5, GPIO6, GPIO13, GPIO26 or GPIO23"
         for (index, button) in buttons.enumerated() {
             guard let gpio = Self.raspberryPiGPIO(button) else { continue }
@@ -176,8 +188,8 @@ extension BoardValidator {
             if gpio == 2 || gpio == 3, !busUsers.isEmpty {
                 report(path, "GPIO\(gpio) is \(gpio == 2 ? "SDA" : "SCL") of /dev/i2c-1, which \(busUsers.joined(separator: " and ")) \(busUsers.count > 1 ? "use" : "uses"); \(free)")
             }
-            if gpio == 14 || gpio == 15, gps?.device == "/dev/serial0" {
-                report(path, "GPIO\(gpio) is \(gpio == 14 ? "TXD" : "RXD") of /dev/serial0, which the GPS uses; \(free)")
+            if gpio == 14 || gpio == 15, let gps, !gps.simulated, Self.headerUARTs.contains(gps.device) {
+                report(path, "GPIO\(gpio) is \(gpio == 14 ? "TXD" : "RXD") of \(gps.device), which the GPS uses; \(free)")
             }
         }
     }

@@ -2,8 +2,8 @@ import JSON
 /// The I²C side of the build: the display, the sensor, and the rule that two devices on one
 /// bus cannot share an address.
 extension BoardValidator {
-    static let displayKeys = ["kind", "geometry", "bus", "address", "columnOffset", "rotation", "externalVCC", "backpack"]
-    static let sensorKeys = ["kind", "bus", "address", "temperatureOffset"]
+    static let displayKeys = ["kind", "geometry", "bus", "address", "columnOffset", "rotation", "externalVCC", "backpack", "onStop", "simulated"]
+    static let sensorKeys = ["kind", "bus", "address", "temperatureOffset", "simulated"]
     /// PCF8574 (0x20–0x27) and PCF8574A (0x38–0x3F) strap ranges.
     static let backpackAddresses = Array(UInt8(0x20)...0x27) + Array(UInt8(0x38)...0x3F)
     static let sensorAddresses: [UInt8] = [0x76, 0x77]
@@ -22,8 +22,12 @@ extension BoardValidator {
             $0.address($1, at: $2, plausible: plausible)
         }
         let controller = kind.flatMap { self.controller(for: $0, members, at: path) }
-        guard let geometry, let bus, let address, let controller else { return nil }
-        return DisplayConfig(controller: controller, geometry: geometry, bus: bus, address: address)
+        let onStop: DisplayStop?? = field(members, "onStop", at: path, default: DisplayStop?.none) {
+            $0.choice($1, at: $2, of: DisplayStop.self).map { .some($0) }
+        }
+        let simulated = field(members, "simulated", at: path, default: false) { $0.bool($1, at: $2) }
+        guard let geometry, let bus, let address, let controller, let onStop, let simulated else { return nil }
+        return DisplayConfig(controller: controller, geometry: geometry, bus: bus, address: address, simulated: simulated, onStop: onStop)
     }
 
     private mutating func controller(for kind: DisplayKind, _ members: [String: JSONValue], at path: String) -> DisplayConfig.Controller? {
@@ -98,12 +102,14 @@ extension BoardValidator {
         let offset = field(members, "temperatureOffset", at: path, default: 0.0) {
             $0.number($1, at: $2, in: -10...10, what: "the temperature offset (°C, added to every reading)")
         }
-        guard let kind, let bus, let address, let offset else { return nil }
-        return SensorConfig(kind: kind, bus: bus, address: address, temperatureOffset: offset)
+        let simulated = field(members, "simulated", at: path, default: false) { $0.bool($1, at: $2) }
+        guard let kind, let bus, let address, let offset, let simulated else { return nil }
+        return SensorConfig(kind: kind, bus: bus, address: address, temperatureOffset: offset, simulated: simulated)
     }
 
     mutating func checkAddressClash(display: DisplayConfig, sensor: SensorConfig) {
-        guard display.bus == sensor.bus, display.address == sensor.address else { return }
+        // A twin sits on the simulated bus, not on the wires of a real one.
+        guard display.bus == sensor.bus, display.address == sensor.address, display.simulated == sensor.simulated else { return }
         report("sensor.address", "the display already uses \(display.address) on \(display.bus); two devices on one bus need different addresses (a BME280 moves to 0x77 with SDO tied to 3.3 V)")
     }
 

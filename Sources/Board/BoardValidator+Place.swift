@@ -4,7 +4,7 @@ import HAL
 /// The GPS port, the default location and the time zone: where the device is and what time
 /// it is there.
 extension BoardValidator {
-    static let gpsKeys = ["device", "baud"]
+    static let gpsKeys = ["device", "baud", "simulated"]
     static let locationKeys = ["name", "latitude", "longitude"]
 
     /// A present member read by `read`, or `fallback` when absent (or null); nil after a problem.
@@ -27,12 +27,15 @@ extension BoardValidator {
 
     mutating func gps(_ value: JSONValue, at path: String) -> GPSConfig? {
         guard let members = members(of: value, at: path, allowed: Self.gpsKeys) else { return nil }
-        let device = requiredField(members, "device", at: path, what: "the receiver's serial port, e.g. \"/dev/serial0\" or \"/dev/ttyACM0\"") {
-            $0.serialDevice($1, at: $2)
-        }
+        let simulated = field(members, "simulated", at: path, default: false) { $0.bool($1, at: $2) }
+        let readDevice = { (validator: inout BoardValidator, value: JSONValue, at: String) in validator.serialDevice(value, at: at) }
+        // The twin needs no port; it takes the usual one's name.
+        let device = simulated == true
+            ? field(members, "device", at: path, default: "/dev/serial0", readDevice)
+            : requiredField(members, "device", at: path, what: "the receiver's serial port, e.g. \"/dev/serial0\" or \"/dev/ttyACM0\"", readDevice)
         let baud = field(members, "baud", at: path, default: GPSBaud.auto) { $0.baud($1, at: $2) }
-        guard let device, let baud else { return nil }
-        return GPSConfig(device: device, baud: baud)
+        guard let device, let baud, let simulated else { return nil }
+        return GPSConfig(device: device, baud: baud, simulated: simulated)
     }
 
     /// A tty under /dev. Other device nodes are named, because pasting the display's bus into

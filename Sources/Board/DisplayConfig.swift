@@ -15,12 +15,21 @@ public struct DisplayConfig: Sendable, Equatable {
     public let geometry: DisplayGeometry
     public let bus: I2CBusPath
     public let address: I2CAddress
+    /// The controller's model stands in for the panel (`"simulated"`).
+    public let simulated: Bool
+    /// What the panel shows once the daemon has stopped (`"onStop"`).
+    public let onStop: DisplayStop
 
-    public init(controller: Controller, geometry: DisplayGeometry, bus: I2CBusPath, address: I2CAddress) {
+    public init(
+        controller: Controller, geometry: DisplayGeometry, bus: I2CBusPath, address: I2CAddress, simulated: Bool = false,
+        onStop: DisplayStop? = nil
+    ) {
         self.controller = controller
         self.geometry = geometry
         self.bus = bus
         self.address = address
+        self.simulated = simulated
+        if case .hd44780 = controller { self.onStop = onStop ?? .message } else { self.onStop = onStop ?? .off }
     }
 
     public var kind: DisplayKind {
@@ -150,4 +159,14 @@ public enum BackpackMap: String, Sendable, CaseIterable {
         case .mjkdz: return .mjkdz
         }
     }
+}
+
+/// What the panel shows after the daemon stops. An OLED is switched off by default: a frame
+/// left lit for days burns in. A character LCD shows "stopped" by default: it does not burn in,
+/// and a blank LCD looks like a dead one.
+public enum DisplayStop: String, Sendable, CaseIterable {
+    /// The display-off command (an OLED), or cleared with the backlight off (an LCD).
+    case off
+    /// One last frame that says "stopped".
+    case message
 }

@@ -22,6 +22,9 @@ public struct ButtonConfig: Sendable, Equatable {
     /// How long a hold lasts before it is a long press (`"longPressMs"`). Not `longPress`:
     /// that name is the action.
     public let longPressDuration: Duration
+    /// A twin stands in for the switch (`"simulated"`): `simulate`'s keys, or standard input
+    /// under `run`, press it.
+    public let simulated: Bool
 
     /// 20 ms, inside the 10–30 ms the device-runtime notes recommend (§2: Linux `gpio-keys`
     /// defaults to 5 ms, Zephyr's to 30 ms).
@@ -33,7 +36,7 @@ public struct ButtonConfig: Sendable, Equatable {
         name: String, chip: String?, line: LineReference, activeLow: Bool, bias: Bias,
         press: ButtonAction, longPress: ButtonAction,
         debounce: Duration = ButtonConfig.defaultDebounce,
-        longPressDuration: Duration = ButtonConfig.defaultLongPressDuration
+        longPressDuration: Duration = ButtonConfig.defaultLongPressDuration, simulated: Bool = false
     ) {
         self.name = name
         self.chip = chip
@@ -44,6 +47,7 @@ public struct ButtonConfig: Sendable, Equatable {
         self.longPress = longPress
         self.debounce = debounce
         self.longPressDuration = longPressDuration
+        self.simulated = simulated
     }
 
     /// Actions for the button at `index` when the file gives none (ARCHITECTURE §5):
@@ -65,11 +69,14 @@ public enum LineReference: Sendable, Hashable, CustomStringConvertible {
     case name(String)
     /// The offset within the chip; meaningful only together with a chip label.
     case offset(Int)
+    /// No line: a simulated button that the file gave none.
+    case simulated
 
     public var description: String {
         switch self {
         case .name(let name): return name
         case .offset(let offset): return "offset \(offset)"
+        case .simulated: return "no line (simulated)"
         }
     }
 }

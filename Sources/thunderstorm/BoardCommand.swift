@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import HAL
 import HALLinux
@@ -22,7 +23,7 @@ struct BoardCommand: ParsableCommand {
             abstract: "Validate a board file and list every problem with its field path.",
             discussion: """
                 Prints one line on success:
-                  FILE: ok — NAME: DISPLAY, N buttons, GPS DEVICE @ BAUD
+                  FILE: ok — NAME: DISPLAY, N buttons, GPS DEVICE @ BAUD (simulated: PARTS, if any)
                 and otherwise one line per problem on standard error:
                   FILE: buttons[1].line: buttons[0] ("A") is already on GPIO17; …
                 Exit status: 0 valid, 65 invalid, 66 unreadable.
@@ -57,38 +58,10 @@ struct BoardCommand: ParsableCommand {
         static func summary(file: String, config: BoardConfig) -> String {
             let count = config.buttons.count
             let buttons = count == 1 ? "1 button" : "\(count) buttons"
-            return "\(file): ok — \(config.name): \(config.display.summary), \(buttons), GPS \(config.gps.device) @ \(config.gps.baud)"
+            let twins = config.simulatedParts
+            let simulated = twins.isEmpty ? "" : " (simulated: \(twins.joined(separator: ", ")))"
+            let gps = config.gps.simulated ? "GPS simulated drive" : "GPS \(config.gps.device) @ \(config.gps.baud)"
+            return "\(file): ok — \(config.name): \(config.display.summary), \(buttons), \(gps)\(simulated)"
         }
-    }
-}
-
-/// Reads a whole (small) board file through the HAL's file-system seam.
-enum BoardFileReader {
-    enum Failure: Error, Equatable {
-        /// What the failing call said: "No such file or directory", "Is a directory", …
-        case unreadable(String)
-        /// Board files are a few KiB; a megabyte is a wrong path, not a board.
-        case tooLarge(limit: Int)
-    }
-
-    static let limit = 1 << 20
-
-    /// Reads `path` whole, refusing a file over `limit` bytes (a board file by default; the
-    /// simulator reads scripts and NMEA captures through it too).
-    static func read(_ path: String, limit: Int = BoardFileReader.limit) -> Result<[UInt8], Failure> {
-        var files = LinuxFileSystem()
-        do throws(FileSystemError) {
-            switch try files.contents(of: FilePath(path), limit: Int64(limit)) {
-            case .bytes(let bytes): return .success(bytes)
-            case .tooLarge: return .failure(.tooLarge(limit: limit))
-            }
-        } catch {
-            return .failure(.unreadable(describe(error)))
-        }
-    }
-
-    /// The kernel's words for the errno ("Is a directory"), as `cat` would say them.
-    private static func describe(_ error: FileSystemError) -> String {
-        error.errno.map { "\($0)" } ?? error.description
     }
 }

@@ -110,7 +110,7 @@ enum SimulationOptions {
         }
         return BoardConfig(
             name: board.name, gps: board.gps, display: display, buttons: board.buttons, sensor: board.sensor,
-            defaultLocation: board.defaultLocation, timeZone: board.timeZone, screens: board.screens)
+            defaultLocation: board.defaultLocation, timeZone: board.timeZone, screens: board.screens, weather: board.weather)
     }
 
     /// `2026-03-28T22:00:00Z`, or now.

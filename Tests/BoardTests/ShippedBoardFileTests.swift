@@ -19,7 +19,7 @@ struct ShippedBoardFileTests {
         return BoardFile.check(Array(data))
     }
 
-    static let shipped = ["raspberry-pi-4.json", "raspberry-pi-5-sh1106.json", "pi-zero-hd44780.json"]
+    static let shipped = ["raspberry-pi-4.json", "raspberry-pi-5.json", "raspberry-pi-5-sh1106.json", "pi-zero-hd44780.json", "desk-simulated.json"]
 
     @Test("every shipped board file is valid", arguments: shipped)
     func testShipped_File_IsValid(name: String) throws {
@@ -66,6 +66,23 @@ struct ShippedBoardFileTests {
         #expect(config.sensor?.bus == config.display.bus)
     }
 
+    @Test("the Pi 5 build takes its GPS on the header UART0 (/dev/ttyAMA0) and its buttons on the RP1 by label")
+    func testShipped_Pi5_HeaderUART() throws {
+        let config = try Self.load("raspberry-pi-5.json").get()
+        #expect(config.gps == GPSConfig(device: "/dev/ttyAMA0", baud: .fixed(.b9600)))
+        #expect(config.buttons.map(\.line) == [.name("GPIO17"), .name("GPIO27"), .name("GPIO22")])
+        #expect(config.buttons.allSatisfy { $0.chip == "pinctrl-rp1" && !$0.simulated })
+        #expect(config.simulatedParts.isEmpty)
+    }
+
+    @Test("the desk build simulates every part and so runs anywhere")
+    func testShipped_Desk_EverythingSimulated() throws {
+        let config = try Self.load("desk-simulated.json").get()
+        #expect(config.simulatedParts == ["gps", "display", "buttons", "sensor", "weather"])
+        #expect(config.buttons.map(\.line) == [.simulated, .simulated, .simulated])
+        #expect(config.display.onStop == .off)
+    }
+
     @Test("the Pi Zero build has a 20x4 LCD and no sensor")
     func testShipped_PiZero_HasCharacterLCD() throws {
         let config = try Self.load("pi-zero-hd44780.json").get()
@@ -74,7 +91,9 @@ struct ShippedBoardFileTests {
         #expect(config.display.address.value == 0x27)
         #expect(config.sensor == nil)
         #expect(config.buttons.count == 4)
+        #expect(config.buttons.allSatisfy { $0.chip == "pinctrl-bcm2835" })
         #expect(config.buttons[3].press == .nextScreen)
+        #expect(config.display.onStop == .message)
     }
 }
 

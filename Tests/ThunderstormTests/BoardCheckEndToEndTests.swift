@@ -68,7 +68,7 @@ struct BoardCheckEndToEndTests {
         #expect(result.stderr.isEmpty)
     }
 
-    @Test("every shipped board file passes", arguments: ["raspberry-pi-4.json", "raspberry-pi-5-sh1106.json", "pi-zero-hd44780.json"])
+    @Test("every shipped board file passes", arguments: ["raspberry-pi-4.json", "raspberry-pi-5.json", "raspberry-pi-5-sh1106.json", "pi-zero-hd44780.json", "desk-simulated.json"])
     func testBoardCheck_ShippedFiles_Succeed(name: String) throws {
         let path = Self.packageRoot.appending(path: "board/\(name)").path
         let result = try Self.run(["board", "check", path])

@@ -1,0 +1,69 @@
+import JSON
+
+/// Where the weather comes from (`"weather"`): the provider, an optional address of a mirror or
+/// test server, the contact some providers' terms require, or the simulated service.
+extension BoardValidator {
+    static let weatherKeys = ["provider", "baseURL", "contact", "simulated"]
+
+    mutating func weather(_ value: JSONValue, at path: String) -> WeatherConfig? {
+        guard let members = members(of: value, at: path, allowed: Self.weatherKeys) else { return nil }
+        let provider = field(members, "provider", at: path, default: WeatherConfig.Provider.openMeteo) {
+            $0.choice($1, at: $2, of: WeatherConfig.Provider.self)
+        }
+        let baseURL: String?? = field(members, "baseURL", at: path, default: String?.none) { $0.baseURL($1, at: $2).map { .some($0) } }
+        let contact: String?? = field(members, "contact", at: path, default: String?.none) {
+            $0.text($1, at: $2, maximum: 128).map { .some($0) }
+        }
+        let simulated = field(members, "simulated", at: path, default: false) { $0.bool($1, at: $2) }
+        if provider == .metNorway, simulated == false, let contact, contact == nil {
+            report(FieldPath.member(path, "contact"), "MET Norway's terms require a contact in every request (an e-mail address or a URL, e.g. \"me@example.org\"); add \"contact\", or use \"provider\": \"open-meteo\"")
+            return nil
+        }
+        guard let provider, let baseURL, let contact, let simulated else { return nil }
+        return WeatherConfig(provider: provider, baseURL: baseURL, contact: contact, simulated: simulated)
+    }
+
+    /// `http://` or `https://`, a host, no query or fragment (the provider adds its own path and
+    /// query), no trailing slash needed.
+    private mutating func baseURL(_ value: JSONValue, at path: String) -> String? {
+        guard let text = string(value, at: path) else { return nil }
+        let schemes = ["https://", "http://"]
+        guard let scheme = schemes.first(where: { text.lowercased().hasPrefix($0) }) else {
+            report(path, "expected an address starting with https:// (or http:// for a test server), e.g. \"https://api.open-meteo.com\"; found \"\(text)\"")
+            return nil
+        }
+        let rest = text.dropFirst(scheme.count)
+        if rest.isEmpty || rest.hasPrefix("/") || text.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" }) {
+            report(path, "\"\(text)\" is not a plain address: a host (and port) after \(scheme), without spaces, query or fragment")
+            return nil
+        }
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+}
+
+/// The weather's source, as the board file says it.
+public struct WeatherConfig: Sendable, Equatable {
+    public enum Provider: String, Sendable, CaseIterable {
+        /// api.open-meteo.com: no key, free for non-commercial use (CC BY 4.0).
+        case openMeteo = "open-meteo"
+        /// api.met.no Locationforecast 2.0: needs a contact in the User-Agent.
+        case metNorway = "met-norway"
+    }
+
+    public let provider: Provider
+    /// Another address for the provider's API: a mirror, or a server on 127.0.0.1 for tests.
+    public let baseURL: String?
+    /// Put in the User-Agent; required by MET Norway's terms.
+    public let contact: String?
+    /// The simulated Open-Meteo answers instead of the network (`"simulated"`).
+    public let simulated: Bool
+
+    public init(provider: Provider, baseURL: String? = nil, contact: String? = nil, simulated: Bool = false) {
+        self.provider = provider
+        self.baseURL = baseURL
+        self.contact = contact
+        self.simulated = simulated
+    }
+
+    public static let standard = WeatherConfig(provider: .openMeteo)
+}
