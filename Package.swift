@@ -26,6 +26,7 @@ import PackageDescription
 
 let hardware = TargetDependencyCondition.when(traits: ["Hardware"])
 let system = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 
 let package = Package(
     name: "Thunderstorm",
@@ -56,6 +57,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C shims. CLinuxHAL needs only the kernel and libc headers; CLinuxHardware needs the
@@ -101,7 +103,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "Core", "HAL", "HALSim", "HALLinux", "GPS", "Store", "Drivers", "Screens", "Graphics", "Weather",
-                "WeatherHTTP", "Board", "JSON", system,
+                "WeatherHTTP", "Board", "JSON", system, logging,
             ]),
         // The device on parts that allocate nothing themselves (a bus that discards, a replayed
         // NMEA stream, replayed edges, the real file system), so that the tests' allocation

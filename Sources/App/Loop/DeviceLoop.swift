@@ -22,8 +22,36 @@ public final class DeviceLoop {
         case finished
     }
 
+    /// What the daemon adds to each turn of the loop: the simulated parts that follow the real
+    /// clock, the watchdog and the status. Closures, set once; calling them allocates nothing.
+    public struct Companion {
+        /// An instant the loop must wake at besides the device's own deadlines (a simulated
+        /// part's next event, the next watchdog ping); nil for none.
+        public var nextDeadline: () -> Instant?
+        /// Runs before each `service()` with the time of the wake-up.
+        public var beforeService: (Instant) -> Void
+        /// Runs after each `service()` (and after `start()`).
+        public var afterService: (Instant) -> Void
+        /// How many input slots to keep in the poll set, and the descriptor for slot `i` now
+        /// (-1 for none): GPIO requests may open later than the loop starts, or reopen.
+        public var inputSlots: Int
+        public var inputDescriptor: (Int) -> CInt
+
+        public init(
+            nextDeadline: @escaping () -> Instant? = { nil }, beforeService: @escaping (Instant) -> Void = { _ in },
+            afterService: @escaping (Instant) -> Void = { _ in }, inputSlots: Int = 0,
+            inputDescriptor: @escaping (Int) -> CInt = { _ in -1 }
+        ) {
+            self.nextDeadline = nextDeadline
+            self.beforeService = beforeService
+            self.afterService = afterService
+            self.inputSlots = inputSlots
+            self.inputDescriptor = inputDescriptor
+        }
+    }
+
     let calls = LiveSystemCalls()
-    let clock: LinuxClock<LiveSystemCalls>
+    public let clock: LinuxClock<LiveSystemCalls>
     let poller: Poller<LiveSystemCalls>
     let timer: TimerDescriptor<LiveSystemCalls>
     let signals: SignalDescriptor<LiveSystemCalls>
@@ -32,7 +60,6 @@ public final class DeviceLoop {
     public var gpsReadInterval: Duration?
     /// Loop wake-ups so far (poll returns).
     public private(set) var wakeups = 0
-    var slots: (signal: Int, timer: Int, wake: Int, gps: Int)?
 
     /// Blocks SIGTERM, SIGINT and SIGHUP for the calling thread (they arrive through the
     /// signalfd instead): create the loop on the thread that runs it, before starting others.
@@ -51,32 +78,44 @@ public final class DeviceLoop {
         return { wake.signal() }
     }
 
-    /// Starts `device` (the first frame, once) and runs it until a signal or `end`; it may be
-    /// called again to go on (the descriptors given first stay in the poll set).
-    ///
-    /// - `gpsDescriptor` gives the open port's descriptor (the port changes on reconnects and
-    ///   during the baud hunt, so it is asked at every turn);
-    /// - `inputDescriptors` are the GPIO line-event descriptors, read by `service()` when any
-    ///   is readable.
+    /// `run(_:gpsDescriptor:companion:until:)` with fixed GPIO descriptors.
     public func run<Bus, Inputs, Serial, Files>(
         _ device: Device<Bus, Inputs, Serial, LinuxClock<LiveSystemCalls>, Files>,
         gpsDescriptor: (Serial.Port) -> CInt, inputDescriptors: [CInt], until end: Instant? = nil
     ) throws(Errno) -> Stop {
-        if slots == nil {
-            slots = (
-                poller.add(signals.fileDescriptor), poller.add(timer.fileDescriptor), poller.add(wake.fileDescriptor),
-                poller.add(-1, events: gpsReadInterval == nil ? CShort(POLLIN) : 0)
-            )
-            for fd in inputDescriptors { _ = poller.add(fd) }
-        }
-        let (signalSlot, timerSlot, wakeSlot, gpsSlot) = slots!
+        try run(
+            device, gpsDescriptor: gpsDescriptor,
+            companion: Companion(inputSlots: inputDescriptors.count, inputDescriptor: { inputDescriptors[$0] }), until: end)
+    }
+
+    /// Starts `device` (the first frame, once) and runs it until a signal or `end`. It may be
+    /// called again, with the same device or another (the daemon after a reload).
+    ///
+    /// `gpsDescriptor` gives the open port's descriptor (the port changes on reconnects and
+    /// during the baud hunt, so it is asked at every turn), -1 for a port with none (a
+    /// simulated receiver).
+    public func run<Bus, Inputs, Serial, Files>(
+        _ device: Device<Bus, Inputs, Serial, LinuxClock<LiveSystemCalls>, Files>,
+        gpsDescriptor: (Serial.Port) -> CInt, companion: Companion, until end: Instant? = nil
+    ) throws(Errno) -> Stop {
+        poller.removeAll()
+        let signalSlot = poller.add(signals.fileDescriptor)
+        let timerSlot = poller.add(timer.fileDescriptor)
+        let wakeSlot = poller.add(wake.fileDescriptor)
+        let gpsSlot = poller.add(-1, events: gpsReadInterval == nil ? CShort(POLLIN) : 0)
+        let firstInput = poller.count
+        for _ in 0..<companion.inputSlots { _ = poller.add(-1) }
         var nextRead = gpsReadInterval.map { clock.now() + $0 }
+        companion.beforeService(clock.now())
         device.start()
+        companion.afterService(clock.now())
         while true {
             let now = clock.now()
             if let end, now >= end { return .finished }
             poller.replace(gpsSlot, with: device.location.port.map(gpsDescriptor) ?? -1)
+            for slot in 0..<companion.inputSlots { poller.replace(firstInput + slot, with: companion.inputDescriptor(slot)) }
             var deadline = Instant.earliest(device.nextDeadline, nextRead)
+            deadline = Instant.earliest(deadline, companion.nextDeadline())
             deadline = Instant.earliest(deadline, end)
             try timer.arm(at: deadline)
             _ = try poller.wait(timeout: nil)
@@ -89,7 +128,10 @@ public final class DeviceLoop {
                 let late = (clock.now() - due).nanoseconds / interval.nanoseconds
                 nextRead = due + .nanoseconds(interval.nanoseconds &* (late + 1))
             }
+            let woke = clock.now()
+            companion.beforeService(woke)
             device.service()
+            companion.afterService(woke)
         }
     }
 }

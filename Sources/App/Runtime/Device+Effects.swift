@@ -57,7 +57,7 @@ extension Device {
         guard let pending = pendingResponse, pending.token == token else { return }
         pendingResponse = nil
         if case .failure(let error) = pending.cache.save(in: stateDirectory, files: &files) {
-            dependencies.log(moment.now, .text("weather cache not saved: \(error)"))
+            dependencies.log(moment.now, .problem("weather cache not saved: \(error)"))
         }
     }
 
@@ -69,11 +69,11 @@ extension Device {
             case .success(let report):
                 send(.weatherRestored(report, CacheValidators(lastModified: cache.lastModified)))
             case .failure(let error):
-                dependencies.log(moment.now, .text("weather cache not used: \(error)"))
+                dependencies.log(moment.now, .problem("weather cache not used: \(error)"))
             }
         case .failure(let error):
             if case .missing = error { return }
-            dependencies.log(moment.now, .text("weather cache not used: \(error)"))
+            dependencies.log(moment.now, .problem("weather cache not used: \(error)"))
         }
     }
 
@@ -94,7 +94,7 @@ extension Device {
         } catch {
             sensorDue = nil
             if state.indoor != .failed(Self.shortSensorProblem(error)) {
-                dependencies.log(moment.now, .text("sensor: \(error)"))
+                dependencies.log(moment.now, .problem("sensor: \(error)"))
             }
             send(.indoor(.failed(Self.shortSensorProblem(error))))
         }

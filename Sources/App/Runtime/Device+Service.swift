@@ -30,7 +30,10 @@ extension Device {
         var detailed = report
         if report.kind != lastGPS.kind {
             detailed.detail = location.statusLine(at: moment.now)
-            dependencies.log(moment.now, .text(detailed.detail))
+            switch report.kind {
+            case .fix, .waiting: dependencies.log(moment.now, .text(detailed.detail))
+            case .noDevice, .noData, .noValidSentences, .noFix, .stale: dependencies.log(moment.now, .problem(detailed.detail))
+            }
         }
         lastGPS = report
         send(.gps(detailed))

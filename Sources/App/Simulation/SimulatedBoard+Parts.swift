@@ -1,8 +1,44 @@
 import Board
 import Drivers
+import HAL
 import HALSim
+import Weather
 
 extension SimulatedBoard {
+    /// The controller model of the board's display, attached to `bus` at its address.
+    static func attachPanel(_ display: DisplayConfig, to bus: SimulatedI2CBus, clock: VirtualClock) -> Panel {
+        if display.oledProfile != nil {
+            let model = OLEDControllerModel(modelConfiguration(display))
+            bus.attach(model, at: display.address.value)
+            return .oled(model)
+        }
+        let geometry: HD44780Model.Geometry = display.geometry == .lcd20x4 ? .lcd20x4 : .lcd16x2
+        let model = HD44780Backpack(
+            geometry: geometry, pinMap: wiring(display), clock: clock, portTiming: .wire(I2CWireTiming(clockHz: 100_000)))
+        bus.attach(model, at: display.address.value)
+        return .lcd(model)
+    }
+
+    /// The data-sheet model of the board's BME280 (or BMP280), attached to `bus`.
+    static func attachSensor(_ sensor: SensorConfig, to bus: SimulatedI2CBus, clock: VirtualClock) -> BME280Model {
+        let model = BME280Model.datasheetExample(chipID: sensor.kind == .bme280 ? 0x60 : 0x58, clock: clock)
+        bus.attach(model, at: sensor.address.value)
+        return model
+    }
+
+    /// The weather service's twin on the simulated network: the device's own provider code
+    /// over the simulated Open-Meteo, answering 350 ms later on `clock`.
+    static func weatherTwin(
+        service: OpenMeteoService, clock: VirtualClock, zone name: String,
+        loadZone: (String) -> Result<ZoneRules, ZoneError>, seed: UInt64
+    ) -> SimulatedWeatherLink<OpenMeteoService, SimulatedOpenMeteo, VirtualClock> {
+        let zone = (try? loadZone(name).get()) ?? .utc
+        // The twin runs on the loop's thread only (the simulated link fetches inline).
+        nonisolated(unsafe) let sameThreadClock = clock
+        let twin = SimulatedOpenMeteo(now: { sameThreadClock.wallTime() }, zone: zone, zoneName: zone.identifier, seed: seed)
+        return SimulatedWeatherLink(service: service, transport: twin, clock: clock)
+    }
+
     /// The controller model standing in for the board's OLED module.
     static func modelConfiguration(_ display: DisplayConfig) -> OLEDControllerModel.Configuration {
         var configuration: OLEDControllerModel.Configuration

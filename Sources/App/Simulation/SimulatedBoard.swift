@@ -63,44 +63,16 @@ public final class SimulatedBoard {
         let clock = VirtualClock(start: .zero, wallTime: setup.start)
         self.clock = clock
         startInstant = clock.now()
-        bus = SimulatedI2CBus(clock: clock)
+        let bus = SimulatedI2CBus(clock: clock)
+        self.bus = bus
         bus.isLogging = false
 
-        // Display
-        let display: DisplayUnit<SimulatedI2CBus>
+        // Display and sensor: their models on the bus, the drivers that talk to them.
         displayAddress = board.display.address.value
-        if let profile = board.display.oledProfile {
-            let model = OLEDControllerModel(Self.modelConfiguration(board.display))
-            bus.attach(model, at: profile.address)
-            panel = .oled(model)
-            display = .oled(OLEDDisplay(bus: bus, profile: profile))
-        } else {
-            let lcd = board.display.characterLCD!
-            let hz = 100_000
-            let geometry: HD44780Model.Geometry = lcd.geometry.rows == 4 ? .lcd20x4 : .lcd16x2
-            let model = HD44780Backpack(
-                geometry: geometry, pinMap: Self.wiring(board.display), clock: clock,
-                portTiming: .wire(I2CWireTiming(clockHz: hz)))
-            bus.attach(model, at: displayAddress)
-            panel = .lcd(model)
-            display = .lcd(
-                HD44780Display(
-                    bus: bus, address: displayAddress, pins: lcd.pins, geometry: lcd.geometry,
-                    timing: HD44780Timing(busClockHz: hz)))
-        }
-
-        // Sensor
-        var sensor: BME280<SimulatedI2CBus>?
-        if let config = board.sensor {
-            let model = BME280Model.datasheetExample(chipID: config.kind == .bme280 ? 0x60 : 0x58, clock: clock)
-            bus.attach(model, at: config.address.value)
-            sensorModel = model
-            sensor = BME280(
-                bus: bus, address: BME280Address(rawValue: config.address.value) ?? .primary,
-                temperatureOffset: config.temperatureOffset)
-        } else {
-            sensorModel = nil
-        }
+        panel = Self.attachPanel(board.display, to: bus, clock: clock)
+        let display = DisplayUnit(board.display, bus: bus)
+        sensorModel = board.sensor.map { Self.attachSensor($0, to: bus, clock: clock) }
+        let sensor = board.sensor.map { BME280($0, bus: bus) }
 
         // Buttons and GPS
         buttons = SimulatedButtons(
@@ -139,13 +111,8 @@ public final class SimulatedBoard {
         let link: any WeatherLink
         switch setup.weather {
         case .sample, .offline:
-            let zone = (try? setup.loadZone(setup.serviceZone).get()) ?? .utc
-            // The twin runs on the loop's thread only (the simulated link fetches inline).
-            nonisolated(unsafe) let sameThreadClock = clock
-            var twin = SimulatedOpenMeteo(
-                now: { sameThreadClock.wallTime() }, zone: zone, zoneName: zone.identifier, seed: setup.seed)
-            if case .offline = setup.weather { twin.isReachable = false }
-            let simulated = SimulatedWeatherLink(service: service, transport: twin, clock: clock)
+            let simulated = Self.weatherTwin(service: service, clock: clock, zone: setup.serviceZone, loadZone: setup.loadZone, seed: setup.seed)
+            if case .offline = setup.weather { simulated.transport.isReachable = false }
             network = simulated
             link = simulated
         case .live(let real):
@@ -186,11 +153,7 @@ public final class SimulatedBoard {
     }
 
     private func record(_ instant: Instant, _ line: LogLine) {
-        let text: String
-        switch line {
-        case .settings(let s): text = "settings: \(s.summary)"
-        case .text(let t): text = t
-        }
+        let text = line.words
         let seconds = Double((instant - startInstant).nanoseconds) / 1e9
         timeline.append((seconds, text))
         onLog?(seconds, text)

@@ -1,0 +1,202 @@
+import Board
+import HAL
+import HALLinux
+import HALSim
+
+/// The board's buttons as one set of input lines, in board-file order (line `i` is
+/// `buttons[i]`): real ones requested through libgpiod, simulated ones on their twin.
+///
+/// Real lines are requested in groups that share a chip, a bias and a debounce period (one
+/// libgpiod request each). A group that cannot be requested at start (the chip is not there, the
+/// user is not in `gpio`, another process holds the line) is reported once and requested again
+/// every `retryInterval`; its buttons do nothing meanwhile, everything else runs.
+public final class BoardButtons: DigitalInputs {
+    /// One source of lines and where its lines sit in the board's order.
+    struct Group {
+        enum Source {
+            case simulated(SimulatedButtons)
+            #if Hardware
+            case kernel(LinuxDigitalInputs<LibgpiodDriver>?)
+            #endif
+        }
+
+        var source: Source
+        /// `boardLine[i]` is the board index of the group's line `i`.
+        let boardLine: [Int]
+        let buttons: [ButtonConfig]
+        var lastProblem: String?
+    }
+
+    private var groups: [Group] = []
+    public let retryInterval: Duration
+    /// When the next failed request is tried again.
+    public private(set) var nextRetry: Instant?
+    /// Which board lines have their debounce done by the kernel (libgpiod 2.x).
+    public private(set) var kernelDebounced: [Bool]
+    private let report: (String) -> Void
+    /// A request was lost since the last `retryIfDue`: schedule its retry from then.
+    private var lostSinceRetry = false
+
+    /// `simulated` must have one line per simulated button, in board order.
+    public init(
+        _ buttons: [ButtonConfig], simulated: SimulatedButtons?, now: Instant, retryInterval: Duration = .seconds(30),
+        report: @escaping (String) -> Void
+    ) {
+        self.retryInterval = retryInterval
+        self.report = report
+        kernelDebounced = Array(repeating: false, count: buttons.count)
+        let twins = buttons.indices.filter { buttons[$0].simulated }
+        if let simulated, !twins.isEmpty {
+            groups.append(Group(source: .simulated(simulated), boardLine: twins, buttons: twins.map { buttons[$0] }))
+        }
+        let real = buttons.indices.filter { !buttons[$0].simulated }
+        guard !real.isEmpty else { return }
+        #if Hardware
+        // Group by chip, bias and debounce: one request each.
+        var keys: [String] = []
+        var members: [[Int]] = []
+        for index in real {
+            let button = buttons[index]
+            let key = "\(button.chip ?? "")|\(button.bias.rawValue)|\(button.debounce)"
+            if let at = keys.firstIndex(of: key) { members[at].append(index) } else {
+                keys.append(key)
+                members.append([index])
+            }
+        }
+        for lines in members {
+            groups.append(Group(source: .kernel(nil), boardLine: lines, buttons: lines.map { buttons[$0] }))
+            request(groups.count - 1, now: now, debounce: true)
+        }
+        #else
+        let names = real.map { buttons[$0].name }.joined(separator: ", ")
+        report("buttons \(names): this build has no GPIO support (build with --traits Hardware); they do nothing")
+        #endif
+    }
+
+    /// Requests every group that failed, when their retry is due.
+    public func retryIfDue(now: Instant) {
+        if lostSinceRetry {
+            lostSinceRetry = false
+            nextRetry = Instant.earliest(nextRetry, now + retryInterval)
+        }
+        guard let due = nextRetry, due <= now else { return }
+        nextRetry = nil
+        #if Hardware
+        for index in groups.indices {
+            // A line requested later is debounced in software: the device's timing was fixed
+            // when it started, with the kernel's debounce off for this line.
+            if case .kernel(nil) = groups[index].source { request(index, now: now, debounce: false) }
+        }
+        #endif
+    }
+
+    #if Hardware
+    private func request(_ index: Int, now: Instant, debounce: Bool) {
+        let group = groups[index]
+        let first = group.buttons[0]
+        let lines = group.buttons.map { button -> GPIOLineSelector in
+            switch button.line {
+            case .name(let name): .name(name)
+            case .offset(let offset): .offset(UInt32(offset))
+            case .simulated: preconditionFailure("a simulated button in a GPIO request")
+            }
+        }
+        let names = group.buttons.map { "\($0.name) (\($0.line))" }.joined(separator: ", ")
+        do throws(GPIOError) {
+            let inputs = try LinuxDigitalInputs(
+                chip: first.chip.map { .label($0) }, lines: lines, bias: first.bias,
+                debounce: debounce ? first.debounce : .zero)
+            groups[index].source = .kernel(inputs)
+            for line in group.boardLine { kernelDebounced[line] = inputs.kernelDebounce }
+            if group.lastProblem != nil { report("buttons \(names): requested") }
+            groups[index].lastProblem = nil
+        } catch {
+            let problem = "\(error)"
+            if group.lastProblem != problem {
+                report("buttons \(names): cannot request the lines: \(problem); retrying every \(retryInterval.components.seconds) s")
+            }
+            groups[index].lastProblem = problem
+            nextRetry = Instant.earliest(nextRetry, now + retryInterval)
+        }
+    }
+    #endif
+
+    /// The descriptors to poll, at most one per line; -1 past the end.
+    public var descriptorSlots: Int { groups.reduce(0) { $0 + $1.boardLine.count } }
+
+    public func descriptor(_ slot: Int) -> CInt {
+        #if Hardware
+        var remaining = slot
+        for group in groups {
+            guard case .kernel(let inputs?) = group.source else { continue }
+            let fds = inputs.pollDescriptors
+            if remaining < fds.count { return fds[remaining].rawValue }
+            remaining -= fds.count
+        }
+        #endif
+        return -1
+    }
+
+    public func readEdges(into buffer: UnsafeMutableBufferPointer<Edge>) throws(GPIOError) -> Int {
+        var filled = 0
+        for index in groups.indices where filled < buffer.count {
+            let rest = UnsafeMutableBufferPointer(rebasing: buffer[filled...])
+            let got: Int
+            switch groups[index].source {
+            case .simulated(let buttons):
+                got = try buttons.readEdges(into: rest)
+            #if Hardware
+            case .kernel(nil):
+                got = 0
+            case .kernel(let inputs?):
+                do throws(GPIOError) {
+                    got = try inputs.readEdges(into: rest)
+                } catch {
+                    lost(index, error)
+                    got = 0
+                }
+            #endif
+            }
+            for i in 0..<got { rest[i].line = groups[index].boardLine[rest[i].line] }
+            filled += got
+        }
+        return filled
+    }
+
+    public func levels() throws(GPIOError) -> UInt32 {
+        var mask: UInt32 = 0
+        for group in groups {
+            let local: UInt32
+            switch group.source {
+            case .simulated(let buttons): local = try buttons.levels()
+            #if Hardware
+            case .kernel(nil):
+                // Released as far as anyone can tell: the resting level of the wiring.
+                local = group.buttons.indices.reduce(0) { $0 | (group.buttons[$1].activeLow ? 1 << $1 : 0) }
+            case .kernel(let inputs?): local = try inputs.levels()
+            #endif
+            }
+            for (i, line) in group.boardLine.enumerated() where local & (1 << i) != 0 { mask |= 1 << line }
+        }
+        return mask
+    }
+
+    #if Hardware
+    /// A request that stopped working (the chip went away): released and requested again later.
+    private func lost(_ index: Int, _ error: GPIOError) {
+        guard case .kernel(let inputs?) = groups[index].source else { return }
+        inputs.close()
+        groups[index].source = .kernel(nil)
+        groups[index].lastProblem = "\(error)"
+        report("buttons: reading the lines failed: \(error); requesting them again in \(retryInterval.components.seconds) s")
+        lostSinceRetry = true
+    }
+    #endif
+
+    /// Releases every request (before a reload requests the lines again).
+    public func close() {
+        #if Hardware
+        for group in groups { if case .kernel(let inputs?) = group.source { inputs.close() } }
+        #endif
+    }
+}

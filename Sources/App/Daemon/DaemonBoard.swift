@@ -1,0 +1,253 @@
+import Board
+import Core
+import Drivers
+import GPS
+import HAL
+import HALLinux
+import HALSim
+import Store
+import SystemPackage
+import Weather
+import WeatherHTTP
+
+/// One board file made real: every part on the Linux HAL or, where the board file says
+/// `"simulated": true`, on its twin, and the `Device` that runs them. The daemon builds one at
+/// start and another when SIGHUP brings a changed board file; the store outlives both.
+///
+/// The twins run on a `VirtualClock` that follows the real monotonic clock (advanced to it
+/// before every wake-up), so a simulated GPS sends an epoch each real second, a simulated
+/// button's edges carry real timestamps, and a simulated answer arrives 350 ms after the real
+/// request, all on the same `Instant`s as the device's own `LinuxClock`.
+public final class DaemonBoard {
+    public typealias Runtime = Device<BoardBus, BoardButtons, BoardSerial, LinuxClock<LiveSystemCalls>, HostFiles>
+
+    /// The simulated parts and the clock they share.
+    struct Twins {
+        let clock: VirtualClock
+        let bus: SimulatedI2CBus
+        var panel: SimulatedBoard.Panel?
+        var buttons: SimulatedButtons?
+        var receiver: SimulatedSerialDevices.Receiver?
+        var drive: GPSDrive?
+    }
+
+    public let config: BoardConfig
+    public let device: Runtime
+    public let buttons: BoardButtons
+    var twins: Twins
+    /// The worker thread of a real network; nil when the weather is simulated.
+    let worker: ThreadedWeatherLink?
+    let realClock: LinuxClock<LiveSystemCalls>
+
+    /// What the daemon gives every generation.
+    public struct Context {
+        public var store: DeviceStore<HostFiles, LinuxClock<LiveSystemCalls>>
+        public var stateDirectory: FilePath
+        public var clock: LinuxClock<LiveSystemCalls>
+        /// Wakes the loop (its eventfd) when a real fetch is done.
+        public var wake: @Sendable () -> Void
+        public var dependencies: DeviceDependencies
+        /// One line about a part (opening, failing, recovering), for the log.
+        public var report: (String) -> Void
+        public var seed: UInt64 = 1
+
+        public init(
+            store: DeviceStore<HostFiles, LinuxClock<LiveSystemCalls>>, stateDirectory: FilePath,
+            clock: LinuxClock<LiveSystemCalls>, wake: @escaping @Sendable () -> Void, dependencies: DeviceDependencies,
+            report: @escaping (String) -> Void
+        ) {
+            self.store = store
+            self.stateDirectory = stateDirectory
+            self.clock = clock
+            self.wake = wake
+            self.dependencies = dependencies
+            self.report = report
+        }
+    }
+
+    public init(_ board: BoardConfig, context: Context) {
+        config = board
+        realClock = context.clock
+        let now = context.clock.now()
+        let clock = VirtualClock(start: now, wallTime: context.clock.wallTime())
+        var twins = Twins(clock: clock, bus: SimulatedI2CBus(clock: clock))
+        twins.bus.isLogging = false
+        let twinBus = twins.bus
+        let report = context.report
+
+        // Display and sensor: the kernel's adapters, one per bus path, or the twins' bus.
+        var adapters: [String: BoardBus] = [:]
+        let simulatedBus = BoardBus(simulated: twinBus)
+        func bus(_ path: I2CBusPath, simulated: Bool) -> BoardBus {
+            if simulated { return simulatedBus }
+            if let open = adapters[path.description] { return open }
+            let opened = BoardBus(kernelAdapter: FilePath(path.description), report: report)
+            adapters[path.description] = opened
+            return opened
+        }
+        if board.display.simulated { twins.panel = SimulatedBoard.attachPanel(board.display, to: twins.bus, clock: clock) }
+        let display = DisplayUnit(board.display, bus: bus(board.display.bus, simulated: board.display.simulated))
+        let sensor = board.sensor.map { config in
+            if config.simulated { _ = SimulatedBoard.attachSensor(config, to: twinBus, clock: clock) }
+            return BME280(config, bus: bus(config.bus, simulated: config.simulated))
+        }
+
+        // Buttons: the twins of the simulated ones (idle: nothing presses them), the rest
+        // through libgpiod.
+        let simulatedButtons = board.buttons.filter(\.simulated)
+        if !simulatedButtons.isEmpty {
+            twins.buttons = SimulatedButtons(
+                clock: clock, lines: simulatedButtons.map { $0.activeLow ? .activeLow : .activeHigh }, seed: context.seed)
+        }
+        let buttons = BoardButtons(board.buttons, simulated: twins.buttons, now: now, report: report)
+        self.buttons = buttons
+        let timing = board.buttons.indices.map { index in
+            ButtonTiming(
+                debounce: buttons.kernelDebounced[index] ? .zero : board.buttons[index].debounce,
+                longPress: board.buttons[index].longPressDuration)
+        }
+
+        // GPS: the tty, or a receiver driving out of the default location.
+        let baud: BaudRate = if case .fixed(let rate) = board.gps.baud { rate } else { .b9600 }
+        let serial: BoardSerial
+        if board.gps.simulated {
+            let devices = SimulatedSerialDevices(clock: clock)
+            twins.receiver = devices.attach(FilePath(board.gps.device), baudRate: baud)
+            twins.drive = GPSDrive.builtIn(
+                latitude: board.defaultLocation.latitude, longitude: board.defaultLocation.longitude,
+                startTime: clock.wallTime(), start: now)
+            serial = .simulated(devices)
+        } else {
+            serial = .kernel(LinuxSerialDevices())
+        }
+        let location = LocationService(
+            devices: serial, clock: context.clock, configuration: .init(path: FilePath(board.gps.device), baudRate: baud))
+
+        self.twins = twins
+
+        // Weather: the twin, or the provider over the daemon's own HTTP client on a worker.
+        let link: any WeatherLink
+        let options = DeviceOptions(board: board)
+        let weather = board.weather
+        if weather.simulated {
+            let openMeteo = OpenMeteoService(identity: ClientIdentity(contact: weather.contact))
+            link = SimulatedBoard.weatherTwin(
+                service: openMeteo, clock: clock, zone: board.timeZone ?? "UTC", loadZone: context.dependencies.loadZone,
+                seed: context.seed)
+            worker = nil
+            device = Self.device(openMeteo, link, context, options, location, timing, board, display, sensor, buttons)
+        } else {
+            switch weather.provider {
+            case .openMeteo:
+                var service = OpenMeteoService(identity: ClientIdentity(contact: weather.contact))
+                if let url = weather.baseURL { service.baseURL = url }
+                let threaded = Self.worker(service, wake: context.wake)
+                worker = threaded
+                device = Self.device(service, threaded, context, options, location, timing, board, display, sensor, buttons)
+            case .metNorway:
+                var service = METNorwayService(identity: ClientIdentity(contact: weather.contact))
+                if let url = weather.baseURL { service.baseURL = url }
+                let threaded = Self.worker(service, wake: context.wake)
+                worker = threaded
+                device = Self.device(service, threaded, context, options, location, timing, board, display, sensor, buttons)
+            }
+        }
+    }
+
+    private static func device<Service: WeatherService>(
+        _ service: Service, _ link: any WeatherLink, _ context: Context, _ options: DeviceOptions,
+        _ location: LocationService<BoardSerial, LinuxClock<LiveSystemCalls>>, _ timing: [ButtonTiming], _ board: BoardConfig,
+        _ display: DisplayUnit<BoardBus>, _ sensor: BME280<BoardBus>?, _ buttons: BoardButtons
+    ) -> Runtime {
+        Device(
+            options: options, clock: context.clock, location: location, inputs: buttons, timing: timing,
+            activeLow: board.buttons.map(\.activeLow), store: context.store, stateDirectory: context.stateDirectory,
+            files: HostFiles(), display: display, sensor: sensor, link: link, service: service,
+            dependencies: context.dependencies, seed: context.seed)
+    }
+
+    /// A real fetch on a worker thread through the daemon's transport (CA certificates from
+    /// /etc/ssl/certs), waking the loop when done.
+    static func worker<Service: WeatherService & Sendable>(_ service: Service, wake: @escaping @Sendable () -> Void) -> ThreadedWeatherLink {
+        let transport = WorkerTransport(SocketTransport())
+        return ThreadedWeatherLink(
+            fetch: { order in
+                WeatherFetch.perform(order, service: service, transport: &transport.value, clock: LinuxClock(calls: LiveSystemCalls()))
+            },
+            wake: wake)
+    }
+
+    // MARK: Each turn of the loop
+
+    /// Brings the twins up to `now` (their clock, the receiver's due epochs) and requests GPIO
+    /// lines whose retry is due. Called before every `service()`.
+    public func follow(_ now: Instant) {
+        if now > twins.clock.now() { twins.clock.advance(to: now) }
+        twins.clock.setWallTime(realClock.wallTime())
+        if let receiver = twins.receiver {
+            twins.drive?.transmit(upTo: now, on: receiver.wire, pluggedIn: receiver.isPluggedIn)
+        }
+        buttons.retryIfDue(now: now)
+    }
+
+    /// The next instant a part needs the loop besides the device's deadlines: a simulated
+    /// receiver's epoch, a simulated contact moving, a GPIO retry.
+    public var nextDeadline: Instant? {
+        var next = twins.receiver == nil ? nil : twins.drive?.nextEpoch
+        next = Instant.earliest(next, twins.buttons?.nextTransition)
+        return Instant.earliest(next, buttons.nextRetry)
+    }
+
+    /// Presses or holds a simulated button, as `simulate`'s keys do (a key for button `i` of
+    /// the board file). False when that button is not simulated.
+    @discardableResult
+    public func press(_ key: SimulatorKey) -> Bool {
+        let button: Int
+        let hold: Duration
+        switch key {
+        case .press(let index): (button, hold) = (index, .milliseconds(120))
+        case .hold(let index): (button, hold) = (index, .milliseconds(1200))
+        case .quit: return false
+        }
+        guard let twin = twins.buttons, button < config.buttons.count, config.buttons[button].simulated else { return false }
+        let line = config.buttons[..<button].filter(\.simulated).count
+        twin.press(line, holdFor: hold, bounce: .typical)
+        return true
+    }
+
+    /// Whether any button is simulated (and so can be pressed from the keyboard).
+    public var hasSimulatedButtons: Bool { twins.buttons != nil }
+
+    /// The simulated panel's glass, if the display is simulated.
+    public var glass: PanelImage? {
+        switch twins.panel {
+        case .oled(let model)?: model.snapshot()
+        case .lcd(let model)?: model.snapshot()
+        case nil: nil
+        }
+    }
+
+    /// Gives up the parts another board will take over (the GPIO lines, the network worker),
+    /// leaving the panel as it is: a reload draws the new board's first frame over it.
+    public func retire() {
+        buttons.close()
+        worker?.stop()
+    }
+
+    /// Leaves the panel as the board says, releases the GPIO lines and lets the network
+    /// worker end after its fetch in flight (it is not waited for).
+    public func stop() {
+        device.stopDisplay(config.display.onStop) { until in
+            while self.realClock.now() < until {}
+            self.follow(until)
+        }
+        buttons.close()
+        worker?.stop()
+    }
+}
+
+/// The transport, used by the worker thread alone.
+final class WorkerTransport: @unchecked Sendable {
+    var value: SocketTransport
+    init(_ value: SocketTransport) { self.value = value }
+}
