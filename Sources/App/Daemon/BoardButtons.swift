@@ -36,6 +36,9 @@ public final class BoardButtons: DigitalInputs {
     private let report: (String) -> Void
     /// A request was lost since the last `retryIfDue`: schedule its retry from then.
     private var lostSinceRetry = false
+    /// Every line at rest (released): what a line that is not requested reads as, so a button
+    /// the daemon cannot read is never taken for one held down.
+    private let resting: UInt32
 
     /// `simulated` must have one line per simulated button, in board order.
     public init(
@@ -45,6 +48,7 @@ public final class BoardButtons: DigitalInputs {
         self.retryInterval = retryInterval
         self.report = report
         kernelDebounced = Array(repeating: false, count: buttons.count)
+        resting = buttons.indices.reduce(0) { $0 | (buttons[$1].activeLow ? 1 << UInt32($1) : 0) }
         let twins = buttons.indices.filter { buttons[$0].simulated }
         if let simulated, !twins.isEmpty {
             groups.append(Group(source: .simulated(simulated), boardLine: twins, buttons: twins.map { buttons[$0] }))
@@ -164,19 +168,19 @@ public final class BoardButtons: DigitalInputs {
     }
 
     public func levels() throws(GPIOError) -> UInt32 {
-        var mask: UInt32 = 0
+        var mask = resting
         for group in groups {
             let local: UInt32
             switch group.source {
             case .simulated(let buttons): local = try buttons.levels()
             #if Hardware
-            case .kernel(nil):
-                // Released as far as anyone can tell: the resting level of the wiring.
-                local = group.buttons.indices.reduce(0) { $0 | (group.buttons[$1].activeLow ? 1 << $1 : 0) }
+            case .kernel(nil): continue
             case .kernel(let inputs?): local = try inputs.levels()
             #endif
             }
-            for (i, line) in group.boardLine.enumerated() where local & (1 << i) != 0 { mask |= 1 << line }
+            for (i, line) in group.boardLine.enumerated() {
+                mask = local & (1 << i) != 0 ? mask | (1 << line) : mask & ~(1 << line)
+            }
         }
         return mask
     }

@@ -1,0 +1,52 @@
+@testable import App
+import Board
+import HAL
+import HALSim
+import Testing
+
+/// The daemon's buttons: real lines through libgpiod (there is no GPIO chip on this machine, so
+/// the request fails the way a Pi without the chip, or with the line busy, fails) and twins,
+/// in the board file's order.
+@Suite struct BoardButtonsTests {
+    static func button(_ name: String, line: LineReference, simulated: Bool = false) -> ButtonConfig {
+        ButtonConfig(
+            name: name, chip: simulated ? nil : "pinctrl-bcm2711", line: line, activeLow: true, bias: .pullUp,
+            press: .cycleUnits, longPress: .none, simulated: simulated)
+    }
+
+    @Test func aTwinsEdgesCarryTheBoardIndexAndAMissingChipIsReportedAndRetried() throws {
+        let clock = VirtualClock(start: Instant(nanoseconds: 1_000_000_000))
+        let twin = SimulatedButtons(clock: clock, lines: [.activeLow])
+        var reports: [String] = []
+        let buttons = BoardButtons(
+            [Self.button("A", line: .name("GPIO17")), Self.button("B", line: .simulated, simulated: true)],
+            simulated: twin, now: clock.now(), report: { reports.append($0) })
+
+        #if Hardware
+        #expect(reports.count == 1)
+        #expect(reports.first?.contains("buttons A (GPIO17): cannot request the lines: no such GPIO chip") == true, "\(reports)")
+        #expect(buttons.nextRetry == clock.now() + .seconds(30))
+        // A retry that fails the same way says nothing new.
+        clock.advance(by: .seconds(30))
+        buttons.retryIfDue(now: clock.now())
+        #expect(reports.count == 1)
+        #expect(buttons.nextRetry == clock.now() + .seconds(30))
+        #else
+        #expect(reports == ["buttons A: this build has no GPIO support (build with --traits Hardware); they do nothing"])
+        #expect(buttons.nextRetry == nil)
+        #endif
+        #expect((0..<buttons.descriptorSlots).allSatisfy { buttons.descriptor($0) == -1 })
+
+        // The twin (board button B, index 1) is pressed; its edges come out as line 1.
+        twin.press(0, holdFor: .milliseconds(100))
+        clock.advance(by: .milliseconds(150))
+        let edges = UnsafeMutableBufferPointer<Edge>.allocate(capacity: 8)
+        defer { edges.deallocate() }
+        let count = try buttons.readEdges(into: edges)
+        #expect(count == 2)
+        #expect(edges[0].line == 1 && edges[0].direction == .falling)
+        #expect(edges[1].line == 1 && edges[1].direction == .rising)
+        // Both at rest: the real line reads as released (high, active low) while it is missing.
+        #expect(try buttons.levels() == 0b11)
+    }
+}
