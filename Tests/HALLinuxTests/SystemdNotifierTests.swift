@@ -63,6 +63,15 @@ import Testing
         #expect(notifier.failures == 1)
     }
 
+    @Test func aManagerThatDoesNotReadNeverBlocksTheSender() throws {
+        let listener = try Listener(abstract: true)
+        let notifier = SystemdNotifier(environment: { $0 == "NOTIFY_SOCKET" ? listener.name : nil })
+        // A datagram socket's queue holds net.unix.max_dgram_qlen (10 by default) datagrams.
+        for _ in 0..<100 { notifier.send("WATCHDOG=1" as StaticString) }
+        #expect(notifier.failures > 0)
+        #expect(listener.receive() == "WATCHDOG=1")
+    }
+
     @Test func malformedSocketPathsDisableNotification() {
         for bad in ["", "relative/path", "@", String(repeating: "x", count: 200).map { _ in "/" }.joined()] {
             let notifier = SystemdNotifier(environment: { $0 == "NOTIFY_SOCKET" ? bad : nil })

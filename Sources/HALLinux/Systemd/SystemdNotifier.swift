@@ -16,7 +16,7 @@ public final class SystemdNotifier {
     /// Half of `$WATCHDOG_USEC` when the watchdog is on for this process (sd_watchdog_enabled(3)
     /// recommends pinging at that period); nil otherwise.
     public let watchdogInterval: Duration?
-    /// Datagrams that could not be sent (the manager restarted, a full socket buffer); never
+    /// Datagrams that could not be sent (the manager restarted, its queue is full); never
     /// fatal: a missed `WATCHDOG=1` is retried at the next ping.
     public private(set) var failures = 0
 
@@ -31,7 +31,10 @@ public final class SystemdNotifier {
             return
         }
         addressLength = length
-        socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // Non-blocking: a manager that does not read (its queue holds a handful of datagrams)
+        // must cost a failed ping, never a loop stuck in sendto(2).
+        socket = Glibc.socket(
+            AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
     }
 
     deinit { if socket >= 0 { close(socket) } }
