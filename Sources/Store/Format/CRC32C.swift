@@ -30,10 +30,13 @@ public enum CRC32C {
             while n - i >= 8 {
                 let lo = c ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self).littleEndian
                 let hi = bytes.loadUnaligned(fromByteOffset: i + 4, as: UInt32.self).littleEndian
-                c = t[7 * 256 + Int(lo & 0xFF)] ^ t[6 * 256 + Int((lo >> 8) & 0xFF)]
-                    ^ t[5 * 256 + Int((lo >> 16) & 0xFF)] ^ t[4 * 256 + Int(lo >> 24)]
-                    ^ t[3 * 256 + Int(hi & 0xFF)] ^ t[2 * 256 + Int((hi >> 8) & 0xFF)]
-                    ^ t[1 * 256 + Int((hi >> 16) & 0xFF)] ^ t[Int(hi >> 24)]
+                // In four typed steps: as one expression, Swift 6.2's type checker gives up on
+                // it ("unable to type-check this expression in reasonable time").
+                let a: UInt32 = t[7 * 256 + Int(lo & 0xFF)] ^ t[6 * 256 + Int((lo >> 8) & 0xFF)]
+                let b: UInt32 = t[5 * 256 + Int((lo >> 16) & 0xFF)] ^ t[4 * 256 + Int(lo >> 24)]
+                let d: UInt32 = t[3 * 256 + Int(hi & 0xFF)] ^ t[2 * 256 + Int((hi >> 8) & 0xFF)]
+                let e: UInt32 = t[1 * 256 + Int((hi >> 16) & 0xFF)] ^ t[Int(hi >> 24)]
+                c = a ^ b ^ d ^ e
                 i += 8
             }
             while i < n {
