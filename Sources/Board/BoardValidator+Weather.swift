@@ -12,7 +12,7 @@ extension BoardValidator {
         }
         let baseURL: String?? = field(members, "baseURL", at: path, default: String?.none) { $0.baseURL($1, at: $2).map { .some($0) } }
         let contact: String?? = field(members, "contact", at: path, default: String?.none) {
-            $0.text($1, at: $2, maximum: 128).map { .some($0) }
+            $0.headerText($1, at: $2).map { .some($0) }
         }
         let simulated = field(members, "simulated", at: path, default: false) { $0.bool($1, at: $2) }
         if provider == .metNorway, simulated == false, let contact, contact == nil {
@@ -21,6 +21,17 @@ extension BoardValidator {
         }
         guard let provider, let baseURL, let contact, let simulated else { return nil }
         return WeatherConfig(provider: provider, baseURL: baseURL, contact: contact, simulated: simulated)
+    }
+
+    /// Text that goes into an HTTP header (the User-Agent) as it is: printable ASCII only,
+    /// 1–128 characters (RFC 9110 §5.5 leaves other bytes to chance).
+    private mutating func headerText(_ value: JSONValue, at path: String) -> String? {
+        guard let text = self.text(value, at: path, maximum: 128) else { return nil }
+        guard text.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
+            report(path, "must be printable ASCII (it is sent in the User-Agent header), e.g. \"me@example.org\" or a URL")
+            return nil
+        }
+        return text
     }
 
     /// `http://` or `https://`, a host, no query or fragment (the provider adds its own path and
@@ -33,8 +44,9 @@ extension BoardValidator {
             return nil
         }
         let rest = text.dropFirst(scheme.count)
-        if rest.isEmpty || rest.hasPrefix("/") || text.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" }) {
-            report(path, "\"\(text)\" is not a plain address: a host (and port) after \(scheme), without spaces, query or fragment")
+        let plain = text.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) } && text.utf8.count <= 256
+        if rest.isEmpty || rest.hasPrefix("/") || !plain || text.contains(where: { $0 == "?" || $0 == "#" }) {
+            report(path, "\"\(text)\" is not a plain address: a host (and port) after \(scheme), in ASCII without spaces, query or fragment")
             return nil
         }
         return text.hasSuffix("/") ? String(text.dropLast()) : text

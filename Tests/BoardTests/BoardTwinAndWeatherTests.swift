@@ -120,6 +120,8 @@ struct BoardTwinAndWeatherTests {
         #expect(scheme.contains { $0.path == "weather.baseURL" && $0.message.contains("https://") })
         let query = V.problems(board(#"{ "baseURL": "https://example.org/?key=1" }"#))
         #expect(query.map(\.path) == ["weather.baseURL"])
+        let accented = V.problems(board(#"{ "provider": "met-norway", "contact": "José" }"#))
+        #expect(accented.contains { $0.path == "weather.contact" && $0.message.contains("printable ASCII") }, "\(accented)")
         let provider = V.problems(board(#"{ "provider": "openmeteo" }"#))
         #expect(provider.contains { $0.path == "weather.provider" && $0.message.contains(#"did you mean "open-meteo""#) }, "\(provider)")
         let typo = V.problems(board(#"{ "baseUrl": "https://example.org" }"#))
