@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prepares a Raspberry Pi (Raspberry Pi OS bookworm, or Debian on a Pi) for Thunderstorm:
-#   - the run-time libraries (libgpiod, libi2c, OpenSSL, zlib, tzdata, CA certificates) and the
+#   - the run-time libraries (libgpiod, libi2c, OpenSSL, zlib, tzdata, CA certificates, procps for
+#     the unit's /bin/kill) and the
 #     tools that help with wiring (i2c-tools, gpiod); --build-deps adds the -dev packages that
 #     building with `--traits Hardware` on the Pi needs;
 #   - the groups gpio, i2c and dialout (the service joins them; USER too, for running
@@ -56,7 +57,7 @@ change() {  # change DESCRIPTION COMMAND...
 }
 
 # --- Packages -------------------------------------------------------------------------------
-packages=(libgpiod2 libi2c0 libssl3 zlib1g tzdata ca-certificates i2c-tools gpiod)
+packages=(libgpiod2 libi2c0 libssl3 zlib1g tzdata ca-certificates procps i2c-tools gpiod)
 [ "$build_deps" -eq 1 ] && packages+=(libgpiod-dev libi2c-dev)
 if [ -n "$root" ]; then
   echo "skipped: packages, groups and raspi-config (--root edits files only)"
