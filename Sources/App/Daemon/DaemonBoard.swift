@@ -126,44 +126,58 @@ public final class DaemonBoard {
         self.twins = twins
 
         // Weather: the twin, or the provider over the daemon's own HTTP client on a worker.
-        let link: any WeatherLink
-        let options = DeviceOptions(board: board)
+        let parts = Parts(
+            context: context, options: DeviceOptions(board: board), location: location, timing: timing, board: board,
+            display: display, sensor: sensor, buttons: buttons)
         let weather = board.weather
+        let identity = ClientIdentity(contact: weather.contact)
         if weather.simulated {
-            let openMeteo = OpenMeteoService(identity: ClientIdentity(contact: weather.contact))
-            link = SimulatedBoard.weatherTwin(
+            let openMeteo = OpenMeteoService(identity: identity)
+            let twin = SimulatedBoard.weatherTwin(
                 service: openMeteo, clock: clock, zone: board.timeZone ?? "UTC", loadZone: context.dependencies.loadZone,
                 seed: context.seed)
             worker = nil
-            device = Self.device(openMeteo, link, context, options, location, timing, board, display, sensor, buttons)
+            device = parts.device(openMeteo, link: twin)
         } else {
+            let threaded: ThreadedWeatherLink
             switch weather.provider {
             case .openMeteo:
-                var service = OpenMeteoService(identity: ClientIdentity(contact: weather.contact))
+                var service = OpenMeteoService(identity: identity)
                 if let url = weather.baseURL { service.baseURL = url }
-                let threaded = Self.worker(service, wake: context.wake)
-                worker = threaded
-                device = Self.device(service, threaded, context, options, location, timing, board, display, sensor, buttons)
+                (threaded, device) = parts.networked(service)
             case .metNorway:
-                var service = METNorwayService(identity: ClientIdentity(contact: weather.contact))
+                var service = METNorwayService(identity: identity)
                 if let url = weather.baseURL { service.baseURL = url }
-                let threaded = Self.worker(service, wake: context.wake)
-                worker = threaded
-                device = Self.device(service, threaded, context, options, location, timing, board, display, sensor, buttons)
+                (threaded, device) = parts.networked(service)
             }
+            worker = threaded
         }
     }
 
-    private static func device<Service: WeatherService>(
-        _ service: Service, _ link: any WeatherLink, _ context: Context, _ options: DeviceOptions,
-        _ location: LocationService<BoardSerial, LinuxClock<LiveSystemCalls>>, _ timing: [ButtonTiming], _ board: BoardConfig,
-        _ display: DisplayUnit<BoardBus>, _ sensor: BME280<BoardBus>?, _ buttons: BoardButtons
-    ) -> Runtime {
-        Device(
-            options: options, clock: context.clock, location: location, inputs: buttons, timing: timing,
-            activeLow: board.buttons.map(\.activeLow), store: context.store, stateDirectory: context.stateDirectory,
-            files: HostFiles(), display: display, sensor: sensor, link: link, service: service,
-            dependencies: context.dependencies, seed: context.seed)
+    /// Everything a `Device` is made of but the weather service and its link.
+    struct Parts {
+        let context: Context
+        let options: DeviceOptions
+        let location: LocationService<BoardSerial, LinuxClock<LiveSystemCalls>>
+        let timing: [ButtonTiming]
+        let board: BoardConfig
+        let display: DisplayUnit<BoardBus>
+        let sensor: BME280<BoardBus>?
+        let buttons: BoardButtons
+
+        func device<Service: WeatherService>(_ service: Service, link: any WeatherLink) -> Runtime {
+            Device(
+                options: options, clock: context.clock, location: location, inputs: buttons, timing: timing,
+                activeLow: board.buttons.map(\.activeLow), store: context.store, stateDirectory: context.stateDirectory,
+                files: HostFiles(), display: display, sensor: sensor, link: link, service: service,
+                dependencies: context.dependencies, seed: context.seed)
+        }
+
+        /// The device with `service` fetched on a worker thread that wakes the loop.
+        func networked<Service: WeatherService & Sendable>(_ service: Service) -> (ThreadedWeatherLink, Runtime) {
+            let worker = DaemonBoard.worker(service, wake: context.wake)
+            return (worker, device(service, link: worker))
+        }
     }
 
     /// A real fetch on a worker thread through the daemon's transport (CA certificates from
