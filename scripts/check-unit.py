@@ -124,12 +124,19 @@ def board(tty, port):
 
 def trace(binary):
     path = os.path.join(CORPUS, "weather", "open-meteo-current-hourly-daily.json")
-    if os.path.exists(path):
+    have_forecast = os.path.exists(path)
+    if have_forecast:
         with open(path, "rb") as f:
             Forecast.body = f.read()
+
+    def fetched(status):
+        # With the corpus the answer decodes ("Net ok"); without it the empty object is refused,
+        # which still runs the whole fetch (lookup, connect, request, decode) on the worker.
+        return "Net ok" in status or (not have_forecast and "Net " in status and "asking" not in status)
     server = ThreadingHTTPServer(("127.0.0.1", 0), Forecast)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     master, slave = pty.openpty()
+    os.set_blocking(master, False)  # a daemon that stops reading must not hang this check
     tty = os.ttyname(slave)
     with tempfile.TemporaryDirectory() as d:
         board_path = os.path.join(d, "board.json")
@@ -156,8 +163,13 @@ def trace(binary):
             p.kill()
             fail("strace did not start the daemon")
         seen, deadline, pressed = [], time.monotonic() + 30, False
-        while time.monotonic() < deadline and not any("Net ok" in m for m in seen):
-            os.write(master, EPOCH.encode())
+        while time.monotonic() < deadline and not any(fetched(m) for m in seen):
+            if p.poll() is not None:
+                fail(f"the traced daemon exited ({p.returncode}) early: {p.stderr.read().decode()[-1500:]}")
+            try:
+                os.write(master, EPOCH.encode())
+            except BlockingIOError:
+                pass
             try:
                 seen.append(notify.recv(4096).decode())
             except socket.timeout:
@@ -166,7 +178,7 @@ def trace(binary):
                 p.stdin.write(b"a")
                 p.stdin.flush()
                 pressed = True
-        if not any("Net ok" in m for m in seen):
+        if not any(fetched(m) for m in seen):
             p.kill()
             fail(f"the traced daemon never showed the weather: {seen[-3:]} {p.stderr.read().decode()[-1500:]}")
         with open(board_path, "w") as f:
