@@ -15,12 +15,13 @@
 
 Needs systemd-analyze (Debian's systemd package) and strace; uses only loopback addresses.
 """
-import argparse, json, os, pty, re, signal, socket, subprocess, sys, tempfile, threading, time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import argparse, json, os, pty, re, signal, socket, subprocess, sys, tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import forecast_server  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNIT = os.path.join(ROOT, "board", "thunderstorm.service")
-CORPUS = os.environ.get("THUNDERSTORM_CORPUS", os.path.join(ROOT, "..", "shared", "corpus"))
 EPOCH = ("$GPGGA,030719.000,3747.0873,S,17518.8938,E,1,08,1.1,59.9,M,23.7,M,,0000*7D\r\n"
          "$GPGSA,A,3,17,28,06,01,30,20,26,13,,,,,1.8,1.1,1.5*33\r\n"
          "$GPRMC,030719.000,A,3747.0873,S,17518.8938,E,0.69,181.39,311214,,,A*7D\r\n")
@@ -94,21 +95,6 @@ def allowed_syscalls():
     return allowed - denied
 
 
-class Forecast(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    body = b"{}"
-
-    def do_GET(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(self.body)))
-        self.end_headers()
-        self.wfile.write(self.body)
-
-    def log_message(self, *args):
-        pass
-
-
 def board(tty, port):
     return {
         "schema": 1, "name": "syscall trace",
@@ -123,18 +109,14 @@ def board(tty, port):
 
 
 def trace(binary):
-    path = os.path.join(CORPUS, "weather", "open-meteo-current-hourly-daily.json")
-    have_forecast = os.path.exists(path)
-    if have_forecast:
-        with open(path, "rb") as f:
-            Forecast.body = f.read()
+    have_forecast = os.path.exists(forecast_server.FORECAST)
 
     def fetched(status):
         # With the corpus the answer decodes ("Net ok"); without it the empty object is refused,
         # which still runs the whole fetch (lookup, connect, request, decode) on the worker.
         return "Net ok" in status or (not have_forecast and "Net " in status and "asking" not in status)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Forecast)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    server = forecast_server.serve()
     master, slave = pty.openpty()
     os.set_blocking(master, False)  # a daemon that stops reading must not hang this check
     tty = os.ttyname(slave)

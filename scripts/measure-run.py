@@ -15,11 +15,12 @@
 
 Only loopback addresses are used. Prints one JSON object.
 """
-import argparse, json, os, shutil, signal, socket, ssl, statistics, subprocess, sys, tempfile, threading, time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import argparse, json, os, shutil, signal, socket, ssl, statistics, subprocess, sys, tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import forecast_server  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CORPUS = os.environ.get("THUNDERSTORM_CORPUS", os.path.join(ROOT, "..", "shared", "corpus"))
 
 
 def board(weather):
@@ -70,33 +71,16 @@ def start_to_ready(binary, runs):
     return samples
 
 
-class Forecast(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    body = b""
-
-    def do_GET(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(self.body)))
-        self.end_headers()
-        self.wfile.write(self.body)
-
-    def log_message(self, *args):
-        pass
-
-
 def https_server(directory):
     cert, key = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
                     "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
                    check=True, capture_output=True)
-    with open(os.path.join(CORPUS, "weather", "open-meteo-current-hourly-daily.json"), "rb") as f:
-        Forecast.body = f.read()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Forecast)
+    if not os.path.exists(forecast_server.FORECAST):
+        sys.exit(f"no forecast body at {forecast_server.FORECAST} (set THUNDERSTORM_CORPUS)")
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = forecast_server.serve(wrap=lambda s: context.wrap_socket(s, server_side=True))
     capath = os.path.join(directory, "capath")
     shutil.copytree("/etc/ssl/certs", capath, symlinks=True)
     shutil.copy(cert, os.path.join(capath, "thunderstorm-test.pem"))
