@@ -32,11 +32,6 @@ public final class BoardBus: I2CBus {
         report = { _ in }
     }
 
-    public var isSimulated: Bool {
-        if case .simulated = backend { return true }
-        return false
-    }
-
     /// The open adapter, opening it if needed; throws the open's error.
     private func adapter() -> Result<LinuxI2CBus<LiveSystemCalls>, I2CError> {
         guard case .kernel(let path, let open) = backend else { preconditionFailure("not a kernel adapter") }

@@ -134,7 +134,10 @@ public final class Daemon {
 
     func afterService(_ now: Instant) {
         let device = board.device
-        if let path = options.glassPath, device.counters.frames != glassFrames { writeGlass(path, frames: device.counters.frames) }
+        if let path = options.glassPath, device.counters.frames != glassFrames {
+            glassFrames = device.counters.frames
+            writeGlass(path)
+        }
         if !ready, device.counters.frames > 0 || device.state.display != .ok {
             ready = true
             statusLines = device.state.model.statusLines
@@ -182,9 +185,8 @@ public final class Daemon {
         while true { _ = poll(nil, 0, -1) }
     }
 
-    func writeGlass(_ path: FilePath, frames: Int) {
+    func writeGlass(_ path: FilePath) {
         guard let image = board.glass else { return }
-        glassFrames = frames
         var files = HostFiles()
         let directory = path.removingLastComponent()
         do throws(FileSystemError) {
@@ -233,7 +235,7 @@ public final class Daemon {
             }
         }
         board.stop()
-        if let path = options.glassPath { writeGlass(path, frames: -2) }
+        if let path = options.glassPath { writeGlass(path) }  // the panel as the stop left it
         limiter.flush(at: loop.clock.now()) { emit($0) }
         log(.text("stopped after \(Self.milliseconds(loop.clock.now() - now)) ms"), at: loop.clock.now())
     }

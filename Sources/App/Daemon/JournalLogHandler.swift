@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import SystemPackage
 
 /// swift-log's handler for the daemon: one line per message on standard error, written with one
 /// `write(2)` so lines from the loop and the network thread never interleave.
@@ -33,19 +34,9 @@ public struct JournalLogHandler: LogHandler {
         var line = toJournal ? "<\(Self.priority(event.level))>" : "\(event.level): "
         line += "\(event.message)"
         line.append("\n")
-        line.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if n > 0 {
-                    offset += n
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return  // nowhere to say it; never fatal
-                }
-            }
-        }
+        // swift-system's writeAll: one write(2) for a line, retried after EINTR and short
+        // writes. A failure has nowhere to be said and is never fatal.
+        _ = try? FileDescriptor(rawValue: descriptor).writeAll(line.utf8)
     }
 
     /// syslog(3) priorities: what journald reads from the `<N>` prefix.
