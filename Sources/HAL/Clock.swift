@@ -11,16 +11,20 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
 
     public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
 
+    // Durations can come from outside (a server's `Retry-After`, a cache file): the sums stop
+    // at the ends of the 292-year range instead of wrapping, so a huge wait is "never soon",
+    // not "already past" (a wrapped deadline made the device retry at once, forever).
+
     public static func + (a: Instant, d: Duration) -> Instant {
-        Instant(nanoseconds: a.nanoseconds &+ d.nanoseconds)
+        Instant(nanoseconds: Int64(clamping: Int128(a.nanoseconds) + Int128(d.nanoseconds)))
     }
 
     public static func - (a: Instant, d: Duration) -> Instant {
-        Instant(nanoseconds: a.nanoseconds &- d.nanoseconds)
+        Instant(nanoseconds: Int64(clamping: Int128(a.nanoseconds) - Int128(d.nanoseconds)))
     }
 
     public static func - (a: Instant, b: Instant) -> Duration {
-        .nanoseconds(a.nanoseconds &- b.nanoseconds)
+        .nanoseconds(Int128(a.nanoseconds) - Int128(b.nanoseconds))
     }
 
     public static func += (a: inout Instant, d: Duration) { a = a + d }
@@ -52,12 +56,17 @@ public struct WallTime: Comparable, Hashable, Sendable {
         (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
     }
 
+    /// The earliest and latest civil times there are; sums stop here rather than trap.
+    public static let earliest = WallTime(seconds: .min, nanoseconds: 0)
+    public static let latest = WallTime(seconds: .max, nanoseconds: 999_999_999)
+
     public static func + (a: WallTime, d: Duration) -> WallTime {
-        let total = Int128(a.seconds) * 1_000_000_000 + Int128(a.nanoseconds) + Int128(d.nanoseconds)
-        let (s, n) = total.quotientAndRemainder(dividingBy: 1_000_000_000)
-        return n < 0
-            ? WallTime(seconds: Int64(s) - 1, nanoseconds: Int32(n + 1_000_000_000))
-            : WallTime(seconds: Int64(s), nanoseconds: Int32(n))
+        let total = Int128(a.seconds) * 1_000_000_000 + Int128(a.nanoseconds) + d.attoseconds / 1_000_000_000
+        var (s, n) = total.quotientAndRemainder(dividingBy: 1_000_000_000)
+        if n < 0 { (s, n) = (s - 1, n + 1_000_000_000) }
+        if s > Int128(Int64.max) { return latest }
+        if s < Int128(Int64.min) { return earliest }
+        return WallTime(seconds: Int64(s), nanoseconds: Int32(n))
     }
 
     public static func - (a: WallTime, d: Duration) -> WallTime { a + (Duration.zero - d) }
@@ -65,7 +74,7 @@ public struct WallTime: Comparable, Hashable, Sendable {
     /// How far apart two civil times are (negative when `b` is later); for ages of data that
     /// must survive a reboot, where the monotonic clock starts again.
     public static func - (a: WallTime, b: WallTime) -> Duration {
-        .seconds(a.seconds - b.seconds) + .nanoseconds(Int64(a.nanoseconds) - Int64(b.nanoseconds))
+        .nanoseconds((Int128(a.seconds) - Int128(b.seconds)) * 1_000_000_000 + Int128(a.nanoseconds) - Int128(b.nanoseconds))
     }
 }
 
@@ -84,8 +93,7 @@ public protocol DeviceClock {
 extension Duration {
     /// The whole duration in nanoseconds, saturating at the bounds of `Int64` (about 292 years).
     public var nanoseconds: Int64 {
-        let (s, attos) = components
-        let total = Int128(s) * 1_000_000_000 + Int128(attos / 1_000_000_000)
-        return Int64(clamping: total)
+        // Not `components`: its seconds are an Int64 and trap for a longer duration.
+        Int64(clamping: attoseconds / 1_000_000_000)
     }
 }

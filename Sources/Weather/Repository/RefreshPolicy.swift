@@ -26,6 +26,9 @@ public struct RefreshPolicy: Sendable, Equatable {
     /// The disk copy is rewritten at most this often (flash wear: 24 small writes a day), and
     /// whenever the place or provider changes.
     public var persistInterval: Duration = .seconds(3600)
+    /// The longest wait a server may ask for (`Retry-After`): a day is plenty for any rate
+    /// limit, and a bigger number is a bug or an attack that must not silence the device.
+    public var longestServerWait: Duration = .seconds(24 * 3600)
 
     public init() {}
 

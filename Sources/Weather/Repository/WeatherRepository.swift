@@ -145,8 +145,10 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
         if error.isConfigurationProblem { return nil }
         if case .rateLimited(_, let wait) = error {
             switch wait {
-            case .duration(let d):
-                // Never earlier than asked; up to 20 % later so devices do not return together.
+            case .duration(let asked):
+                // Never earlier than asked (up to a day); up to 20 % later so devices do not
+                // return together.
+                let d = Swift.min(asked, policy.longestServerWait)
                 return d + jitter(upTo: d * policy.backoffJitter)
             case .nextHour:
                 let intoHour = Int64(((wallNow.seconds % 3600) + 3600) % 3600)
