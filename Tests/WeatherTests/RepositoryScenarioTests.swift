@@ -130,6 +130,23 @@ struct RepositoryScenarioTests {
         }
     }
 
+    @Test("a server-given wait is capped at 24 h: a huge Retry-After neither retries at once nor silences the device",
+          arguments: ["9223372036854775807", "99999999999", "Fri, 31 Dec 9999 23:59:59 GMT", "Sat, 01 Jan 2280 00:00:00 GMT"])
+    func retryAfterCapped(header: String) throws {
+        var rig = Self.rig(.response(HTTPResponse(
+            status: 429, headers: [HTTPHeader("Retry-After", header)],
+            body: Array(#"{"error":true,"reason":"Minutely API request limit exceeded."}"#.utf8))))
+        rig.run(until: rig.clock.now(), position: Bodies.berlin)
+        #expect(rig.fetches.count == 1)
+        let now = rig.clock.now()
+        let next = try #require(rig.repository.nextAttempt)
+        #expect(next > now, "the next attempt must not land in the past")
+        #expect(next - now >= .seconds(24 * 3600) && next - now <= .seconds(24 * 3600) * 1.2, "\(next - now)")
+        // A day of virtual time: one more try, not thousands.
+        rig.run(until: now + .seconds(30 * 3600))
+        #expect(rig.fetches.count == 2, "\(rig.fetches.count) fetches")
+    }
+
     @Test("stale after 1 hour, realtime blanked after 3, with the last good report kept")
     func staleMarking() throws {
         var rig = Self.rig()
@@ -183,6 +200,27 @@ struct RepositoryScenarioTests {
         #expect(WeatherCache.decode(Array("GIF89a".utf8)).isFailure)
         var empty = CrashableFileSystem()
         #expect(WeatherCache.load(from: "/nowhere", files: &empty) == .failure(.missing))
+    }
+
+    @Test("a cache whose fetch time is outside years 1970–9999 is damaged, not trusted",
+          arguments: ["9223372036854775807", "-9223372036854775808", "253402300800", "-1", "99999999999999999999", "+5", "1e9"])
+    func cacheFetchTimeRange(fetched: String) throws {
+        var rig = Self.rig()
+        rig.run(until: rig.clock.now(), position: Bodies.berlin)
+        let good = try WeatherCache.load(from: rig.directory, files: &rig.files).get()
+        let text = String(decoding: good.encoded, as: UTF8.self)
+            .replacing("fetched \(good.fetchedAt.seconds)\n", with: "fetched \(fetched)\n")
+        #expect(text.contains("fetched \(fetched)\n"))
+        guard case .failure(.damaged(let why)) = WeatherCache.decode(Array(text.utf8)) else {
+            Issue.record("a fetch time of \(fetched) was accepted")
+            return
+        }
+        #expect(why.contains("fetch time"), "\(why)")
+        // The last second of 9999 is still a time the device can show.
+        let edge = text.replacing("fetched \(fetched)\n", with: "fetched 253402300799\n")
+        let cache = try WeatherCache.decode(Array(edge.utf8)).get()
+        let report = try cache.report(using: Self.service).get()
+        _ = RefreshPolicy.standard.freshness(of: report, at: rig.clock.wallTime())
     }
 
     @Test("a full disk fails the cache write with an I/O error and leaves the old copy")

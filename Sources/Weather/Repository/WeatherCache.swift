@@ -37,6 +37,9 @@ public struct WeatherCache: Sendable, Equatable {
     static let magic = "thunderstorm weather cache 1"
     /// Larger than any forecast a provider sends; a bigger file is not ours.
     static let maximumSize: Int64 = 2 << 20
+    /// What `encoded` can have written (1970-01-01 to 9999-12-31, seconds): a device clock is
+    /// never before 1970, and a damaged number beyond 9999 would reach calendar arithmetic.
+    static let fetchRange: ClosedRange<Int64> = 0...253_402_300_799
 
     public var encoded: [UInt8] {
         var header = "\(Self.magic)\nprovider \(provider.rawValue)\nfetched \(fetchedAt.seconds)\n"
@@ -70,8 +73,10 @@ public struct WeatherCache: Sendable, Equatable {
         guard let providerName = lines["provider"], let provider = WeatherProvider(rawValue: providerName) else {
             return .failure(.damaged("no known provider"))
         }
-        guard let fetchedText = lines["fetched"], let fetched = Int64(fetchedText) else {
-            return .failure(.damaged("no fetch time"))
+        guard let fetchedText = lines["fetched"], fetchedText.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            let fetched = Int64(fetchedText), fetchRange.contains(fetched)
+        else {
+            return .failure(.damaged("no fetch time between 1970 and 9999"))
         }
         let parts = lines["position"]?.split(separator: " ") ?? []
         guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),

@@ -68,15 +68,23 @@ public struct CivilDateTime: Sendable, Hashable, Comparable, CustomStringConvert
         self.second = second
     }
 
-    /// The civil time `offsetSeconds` east of UTC at the instant `time`.
+    /// The civil time `offsetSeconds` east of UTC at the instant `time`. Instants outside the
+    /// years 0001–9999 are read as the nearest end of that range: times reach here from files
+    /// and servers, and a calendar beyond it is no use on a clock (and overflows on 32 bits).
+    /// Real UTC offsets are within ±26 h; a larger one is cut to a week for the same reason.
     public init(_ time: WallTime, offsetSeconds: Int) {
-        let local = time.seconds + Int64(offsetSeconds)
+        let offset = Int64(Swift.min(Swift.max(offsetSeconds, -604_800), 604_800))
+        let local = Swift.min(Swift.max(time.seconds, Self.first), Self.last) + offset
         let (days, rest) = CivilDateTime.floorDivide(local, 86_400)
         date = CivilDate(daysSinceEpoch: days)
         hour = Int(rest / 3600)
         minute = Int(rest % 3600 / 60)
         second = Int(rest % 60)
     }
+
+    /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in seconds since the epoch.
+    static let first: Int64 = -62_135_596_800
+    static let last: Int64 = 253_402_300_799
 
     /// Seconds since the epoch as if this civil time were UTC.
     public var secondsAsUTC: Int64 {

@@ -7,6 +7,7 @@ import Glibc
 import SystemPackage
 import Board
 import Screens
+import Weather
 import Testing
 
 /// Issue 13 items 3 and 10: settings through the store, across restarts, power cuts and a
@@ -119,6 +120,27 @@ struct WeatherCacheTests {
         #expect((118...122).contains(minutes))
         #expect(state.model.weather.forecast != nil)
         #expect(later.device.counters.fetches >= 1, "and the device asks again")
+        DeviceRig.expectGlassAgrees(later)
+    }
+
+    @Test("a cache whose fetch time is out of range is refused with one line at start, and the device runs on",
+          arguments: [Int64.max, Int64.min, 1 << 50, -(1 << 50)])
+    func fetchTimeOutOfRange(seconds: Int64) throws {
+        let disk = CrashableFileSystem()
+        let board = DeviceRig.make(disk: disk) { $0.gps = .none }
+        board.advance(by: .seconds(60))
+        var files = disk
+        var cache = try WeatherCache.load(from: "/state", files: &files).get()
+        cache.fetchedAt = WallTime(seconds: seconds)
+        try cache.save(in: "/state", files: &files).get()
+        disk.crash()
+        let later = DeviceRig.make(disk: disk) {
+            $0.gps = .none
+            $0.weather = .offline
+        }
+        later.advance(by: .seconds(120))
+        #expect(later.device.state.weather.state.value == nil, "the damaged copy is not shown")
+        #expect(later.timeline.contains { $0.text.contains("cached weather is damaged") })
         DeviceRig.expectGlassAgrees(later)
     }
 
