@@ -142,7 +142,10 @@ private struct LineScanner {
         }
         skipSpaces()
         for _ in fractionDigits..<9 { fraction *= 10 }
-        let ns = seconds * 1_000_000_000 + fraction
+        // The whole seconds fit on their own; with the fraction added they may not
+        // (`t=9223372036.9`), so the sum is checked too.
+        let (ns, overflow) = (seconds * 1_000_000_000).addingReportingOverflow(fraction)
+        guard !overflow else { throw fail("time out of range") }
         return Instant(nanoseconds: negative ? -ns : ns)
     }
 

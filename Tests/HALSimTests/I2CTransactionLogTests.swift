@@ -72,6 +72,9 @@ let corpusPresent = FileManager.default.fileExists(atPath: corpusDirectory.path)
         ("!snap x\n", 1, "unknown directive `!snap x` (expected `!snapshot NAME` or `!reset`)"),
         ("!snapshot\n", 1, "`!snapshot` needs a name"),
         ("t=abc 3C: 00\n", 1, "`t=` needs a number of seconds, such as t=0.001500"),
+        // Whole seconds that fit, but not with the fraction added (issue 15 §3).
+        ("t=9223372036.9 3C: 00\n", 1, "time out of range"),
+        ("t=-9223372036.9 3C: 00\n", 1, "time out of range"),
         ("\n\nhello\n", 3, "expected `AA: BB …` (address in hex, a colon, payload bytes), a `#` comment or a `!` directive; found `hello`"),
     ])
     func testLog_ParseError_NamesLineAndProblem(text: String, line: Int, message: String) {
