@@ -273,6 +273,12 @@ import Testing
         ("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,5z45.4,M,46.9,M,,", 9),  // pynmea2's '5z45.4'
         ("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,-,M,46.9,M,,", 9),  // sign alone
         ("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,.,M,46.9,M,,", 9),  // point alone
+        // Altitude and geoid separation are range-checked (issue 15 §4): 100 km and 1 km.
+        ("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,999999999999999999,M,46.9,M,,", 9),
+        ("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,100000.1,M,46.9,M,,", 9),
+        ("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,-1000.01,M,,", 11),
+        ("$GNGNS,053232.438,3114.8789,N,12135.2442,E,AA,07,1.2,-100000.5,8.3,,", 9),
+        ("$GNGNS,053232.438,3114.8789,N,12135.2442,E,AA,07,1.2,153.8,1000.5,,", 10),
         ("$GPGLL,4807.038,N,01131.000,E,246000,A,A", 5),  // hour 24
         ("$GPZDA,201530.00,31,04,2021,00,00", 2),  // 31 April
         ("$GPZDA,201530.00,29,02,2100,00,00", 2),  // 2100 is not a leap year
@@ -294,6 +300,14 @@ import Testing
     ])
     func boundaryValuesAreAccepted(body: String) {
         #expect(decodeBody(body).rmc != nil)
+    }
+
+    @Test func extremeButPlausibleAltitudesAreAccepted() throws {
+        let high = try #require(decodeBody("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,100000.0,M,-1000.0,M,,").gga)
+        #expect(high.altitudeMSL == NMEADecimal(100_000))
+        #expect(high.geoidSeparation == NMEADecimal(-1000))
+        let precise = try #require(decodeBody("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,-0.00000000000000001,M,0,M,,").gga)
+        #expect(precise.altitudeMSL == NMEADecimal(mantissa: -1, scale: 17))
     }
 
     @Test func secondSixtyIsALeapSecondAndAccepted() throws {

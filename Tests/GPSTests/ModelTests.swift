@@ -64,6 +64,21 @@ import Testing
         #expect(dec(0, 3).hashValue == dec(0, 0).hashValue)
     }
 
+    @Test func decimalsWithEighteenDigitsCompareAtAnyScaleWithoutOverflow() {
+        // Rescaling the first to 18 decimals needs 36 digits (issue 15 §4: this trapped).
+        let big = dec(999_999_999_999_999_999, 0), small = dec(999_999_999_999_999_999, 18)
+        #expect(big != small)
+        #expect(dec(.max, 0) != dec(.max, 1))
+        #expect(dec(.min + 1, 0) != dec(-1, 18))
+        #expect(dec(100_000_000_000_000_000, 0) == dec(100_000_000_000_000_000, 0))
+        #expect(Set([big, small]).count == 2)
+    }
+
+    @Test func decimalRescalingSaturatesInsteadOfTrapping() {
+        #expect(dec(999_999_999_999_999_999, 0).scaled(to: 18) == .max)
+        #expect(dec(-999_999_999_999_999_999, 0).scaled(to: 18) == .min)
+    }
+
     @Test func decimalRescalingTruncatesTowardZero() {
         #expect(dec(11472, 1).scaled(to: 3) == 1_147_200)
         #expect(dec(11479, 2).scaled(to: 1) == 1147)

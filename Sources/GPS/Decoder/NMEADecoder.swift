@@ -81,6 +81,15 @@ public enum NMEADecoder {
         return m
     }
 
+    /// Bounds on values no receiver can mean beyond: 100 km of altitude (receivers stop at
+    /// 18 km under the CoCom limit, 50 km in u-blox's airborne mode), and 1 km of geoid
+    /// separation (the geoid departs from WGS 84 by −106 to +85 m). Without them an 18-digit
+    /// altitude reaches arithmetic that expects metres.
+    enum Limits {
+        static let altitude: Int64 = 100_000
+        static let geoidSeparation: Int64 = 1000
+    }
+
     // $--GGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,x.x,x.x,M,x.x,M,x.x,xxxx*hh
     static func gga(_ f: NMEAFields) throws(MalformedField) -> GGA {
         var m = GGA()
@@ -90,8 +99,8 @@ public enum NMEADecoder {
         if let q = try f.unsigned(6, in: 0...8) { m.quality = FixQuality(rawValue: UInt8(q)) }
         m.satellitesUsed = try f.unsigned(7, in: 0...99)
         m.hdop = try f.decimal(8, nonNegativeUpTo: 99_999)
-        m.altitudeMSL = try f.decimal(9)
-        m.geoidSeparation = try f.decimal(11)
+        m.altitudeMSL = try f.decimal(9, magnitudeUpTo: Limits.altitude)
+        m.geoidSeparation = try f.decimal(11, magnitudeUpTo: Limits.geoidSeparation)
         return m
     }
 
@@ -110,8 +119,8 @@ public enum NMEADecoder {
         }
         m.satellitesUsed = try f.unsigned(7, in: 0...99)
         m.hdop = try f.decimal(8, nonNegativeUpTo: 99_999)
-        m.altitudeMSL = try f.decimal(9)
-        m.geoidSeparation = try f.decimal(10)
+        m.altitudeMSL = try f.decimal(9, magnitudeUpTo: Limits.altitude)
+        m.geoidSeparation = try f.decimal(10, magnitudeUpTo: Limits.geoidSeparation)
         return m
     }
 

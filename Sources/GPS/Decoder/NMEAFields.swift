@@ -128,6 +128,14 @@ struct NMEAFields {
         return value
     }
 
+    /// A decimal of at most `maximum` either side of zero (altitude, geoid separation).
+    func decimal(_ index: Int, magnitudeUpTo maximum: Int64) throws(MalformedField) -> NMEADecimal? {
+        guard let value = try decimal(index) else { return nil }
+        let (bound, overflow) = maximum.multipliedReportingOverflow(by: Int64(powersOfTenInteger[Int(value.scale)]))
+        guard overflow || value.mantissa.magnitude <= bound.magnitude else { throw MalformedField(index: index) }
+        return value
+    }
+
     /// `hhmmss` with an optional fraction of a second (any number of digits; milliseconds kept,
     /// further digits truncated). Hour ≤ 23, minute ≤ 59, second ≤ 60 (a leap second).
     func timeOfDay(_ index: Int) throws(MalformedField) -> TimeOfDay? {

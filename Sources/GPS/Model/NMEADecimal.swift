@@ -23,12 +23,19 @@ public struct NMEADecimal: Sendable, Hashable, CustomStringConvertible {
         Double(mantissa) / powersOfTen[Int(scale)]
     }
 
-    /// The value rescaled to `digits` decimals, truncating extra digits (toward zero).
+    /// The value rescaled to `digits` decimals (0…18), truncating extra digits (toward zero)
+    /// and saturating at the ends of `Int64` when more digits are asked for than fit.
     public func scaled(to digits: UInt8) -> Int64 {
+        Int64(clamping: exactlyScaled(to: digits))
+    }
+
+    /// The value rescaled to `digits` decimals with room for all of them: 18 digits of mantissa
+    /// times 10^18 is 36 digits, inside `Int128`'s 38.
+    private func exactlyScaled(to digits: UInt8) -> Int128 {
         if digits >= scale {
-            return mantissa * Int64(powersOfTenInteger[Int(digits - scale)])
+            return Int128(mantissa) * Int128(powersOfTenInteger[Int(digits - scale)])
         }
-        return mantissa / Int64(powersOfTenInteger[Int(scale - digits)])
+        return Int128(mantissa) / Int128(powersOfTenInteger[Int(scale - digits)])
     }
 
     public var description: String {
@@ -43,7 +50,7 @@ public struct NMEADecimal: Sendable, Hashable, CustomStringConvertible {
 
     public static func == (a: NMEADecimal, b: NMEADecimal) -> Bool {
         let scale = max(a.scale, b.scale)
-        return a.scaled(to: scale) == b.scaled(to: scale)
+        return a.exactlyScaled(to: scale) == b.exactlyScaled(to: scale)
     }
 
     public func hash(into hasher: inout Hasher) {
