@@ -138,7 +138,7 @@ struct StoreDirectory {
     static func exitCode(for error: StoreError) -> Int32 {
         switch error {
         case .latitudeOutOfRange, .longitudeOutOfRange, .nameEmpty, .nameTooLong, .nameHasControlCharacters: 64
-        case .unknownLocation, .indexOutOfRange, .tooManyLocations, .readOnly: 65
+        case .unknownLocation, .indexOutOfRange, .tooManyLocations, .locationIDsExhausted, .readOnly: 65
         case .closed: 74
         }
     }

@@ -39,6 +39,9 @@ public struct StoreState: Equatable, Sendable {
             return new != settings
         case .addLocation(let location):
             guard locations.count < Self.maximumLocations else { throw .tooManyLocations(limit: Self.maximumLocations) }
+            // The last id cannot be handed out: the one after it does not exist, so the next
+            // add would get the same id again.
+            guard nextLocationID.rawValue < UInt32.max else { throw .locationIDsExhausted }
             // Ids are handed out in order; anything else is a caller that raced another add.
             guard location.id == nextLocationID else { throw .unknownLocation(location.id) }
             return true

@@ -10,6 +10,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownLocation(LocationID)
     case indexOutOfRange(Int, count: Int)
     case tooManyLocations(limit: Int)
+    /// Every location id has been handed out (ids are never reused; only a crafted or damaged
+    /// store gets here, 4 billion adds in).
+    case locationIDsExhausted
     /// The store cannot be written: it holds data from a newer build, or it was opened for
     /// reading only.
     case readOnly(String)
@@ -29,6 +32,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownLocation(let id): "no saved location has id \(id)"
         case .indexOutOfRange(let i, let count): "index \(i) is outside 0…\(max(count - 1, 0))"
         case .tooManyLocations(let limit): "at most \(limit) locations can be saved"
+        case .locationIDsExhausted: "no location id is left to give a new location (the store's next id is at its maximum)"
         case .readOnly(let why): "the store is read-only: \(why)"
         case .closed: "the store is closed"
         }
