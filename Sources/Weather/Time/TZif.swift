@@ -18,8 +18,12 @@ private struct TZifHeader {
     var isutcnt: Int, isstdcnt: Int, leapcnt: Int, timecnt: Int, typecnt: Int, charcnt: Int
 
     /// RFC 8536 §3.2: the size of the data block that follows, for `timeSize` 4 (v1) or 8 (v2+).
-    func dataSize(timeSize: Int) -> Int {
-        timecnt * timeSize + timecnt + typecnt * 6 + charcnt + leapcnt * (timeSize + 4) + isstdcnt + isutcnt
+    /// In 64 bits whatever `Int` is: on a 32-bit board (armhf Pi OS) counts near the file's size
+    /// times 21 bytes overflow `Int`.
+    func dataSize(timeSize: Int) -> Int64 {
+        let time = Int64(timeSize)
+        return Int64(timecnt) * (time + 1) + Int64(typecnt) * 6 + Int64(charcnt) + Int64(leapcnt) * (time + 4)
+            + Int64(isstdcnt) + Int64(isutcnt)
     }
 }
 
@@ -43,8 +47,8 @@ private struct TZifReader {
         // Skip the 32-bit block (its counts are checked only for fitting: RFC 8536 §4 lets
         // writers leave it minimal) and read the second header, which must match the first.
         let v1Size = first.dataSize(timeSize: 4)
-        guard v1Size <= bytes.count - position else { return malformed("version 1 data block runs past the end of the file") }
-        position += v1Size
+        guard v1Size <= Int64(bytes.count - position) else { return malformed("version 1 data block runs past the end of the file") }
+        position += Int(v1Size)
         let second: TZifHeader
         switch header() {
         case .success(let h): second = h
@@ -63,11 +67,19 @@ private struct TZifReader {
         guard version == 0 || (UInt8(ascii: "2")...UInt8(ascii: "4")).contains(version) else {
             return malformed("unknown version byte \(version)")
         }
+        // Every counted item takes at least a byte, so a count above the file's size is
+        // malformed; refusing it here also keeps each count inside a 32-bit `Int`.
         let c = position + 20
+        var counts: [Int] = []
+        for field in 0..<6 {
+            let count = u32(c + field * 4)
+            guard count <= UInt32(clamping: bytes.count) else { return malformed("a count of \(count) is larger than the file") }
+            counts.append(Int(count))
+        }
         let h = TZifHeader(
             version: version == 0 ? 1 : version - UInt8(ascii: "0"),
-            isutcnt: u32(c), isstdcnt: u32(c + 4), leapcnt: u32(c + 8),
-            timecnt: u32(c + 12), typecnt: u32(c + 16), charcnt: u32(c + 20))
+            isutcnt: counts[0], isstdcnt: counts[1], leapcnt: counts[2],
+            timecnt: counts[3], typecnt: counts[4], charcnt: counts[5])
         position += TZifHeader.size
         return .success(h)
     }
@@ -75,7 +87,7 @@ private struct TZifReader {
     /// Reads one data block (RFC 8536 §3.2) and, after a 64-bit block, the footer (§3.3).
     private mutating func block(_ h: TZifHeader, timeSize: Int, footer hasFooter: Bool) -> Result<ZoneRules, ZoneError> {
         // RFC 8536 §3.1: typecnt and charcnt MUST NOT be zero; isutcnt and isstdcnt are zero or
-        // typecnt; counts are at most 2^32 − 1, so the size sum cannot overflow on 64 bits.
+        // typecnt; `header()` bounds every count by the file's size and `dataSize` sums in 64 bits.
         // Transition type indices are one byte, so a type past the 256th could never be used.
         guard h.typecnt >= 1, h.typecnt <= 256 else { return malformed("type count \(h.typecnt) is not 1–256") }
         guard h.charcnt >= 1 else { return malformed("no abbreviation characters") }
@@ -83,7 +95,7 @@ private struct TZifReader {
             return malformed("UT/standard indicator counts do not match the type count")
         }
         let size = h.dataSize(timeSize: timeSize)
-        guard size <= bytes.count - position else {
+        guard size <= Int64(bytes.count - position) else {
             return malformed("data block of \(size) bytes runs past the end of the \(bytes.count)-byte file")
         }
         guard h.leapcnt == 0 else {
@@ -95,7 +107,7 @@ private struct TZifReader {
         transitions.reserveCapacity(h.timecnt)
         for i in 0..<h.timecnt {
             let at = position + i * timeSize
-            let time = timeSize == 4 ? Int64(Int32(bitPattern: UInt32(u32(at)))) : Int64(bitPattern: u64(at))
+            let time = timeSize == 4 ? Int64(Int32(bitPattern: u32(at))) : Int64(bitPattern: u64(at))
             if let previous = transitions.last, time <= previous {
                 return malformed("transition \(i) is not after the one before it")
             }
@@ -115,7 +127,7 @@ private struct TZifReader {
         types.reserveCapacity(h.typecnt)
         for i in 0..<h.typecnt {
             let at = position + i * 6
-            let offset = Int(Int32(bitPattern: UInt32(u32(at))))
+            let offset = Int(Int32(bitPattern: u32(at)))
             let isDaylight = bytes[at + 4], index = Int(bytes[at + 5])
             // RFC 8536 §3.2: utoff MUST NOT be −2^31 and SHOULD be in −89999…93599; isdst is 0/1.
             guard (-89_999...93_599).contains(offset) else { return malformed("type \(i) has UT offset \(offset)") }
@@ -150,8 +162,8 @@ private struct TZifReader {
         return .success(rule)
     }
 
-    private func u32(_ at: Int) -> Int {
-        Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+    private func u32(_ at: Int) -> UInt32 {
+        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
     }
 
     private func u64(_ at: Int) -> UInt64 { UInt64(u32(at)) << 32 | UInt64(u32(at + 4)) }
