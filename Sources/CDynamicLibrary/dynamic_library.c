@@ -8,7 +8,8 @@
 #include <string.h>
 
 // Room for every library the shims open in one process: 8 libcurl + 8 libssl + 4 libz names, the
-// limits of the three caches this one replaces. When full, a library is still returned, uncached.
+// limits of the three caches this one replaces. When full, a new name is refused before dlopen: a
+// table handed out uncached would be opened and allocated again on every call, and never freed.
 #define CDL_MAX_LIBRARIES 20
 
 struct cdl_entry {
@@ -48,6 +49,10 @@ const void *cdl_open_cached(const char *library_name, const char *apt_package, s
         }
     }
     void *table = NULL;
+    if (opened_count >= CDL_MAX_LIBRARIES) {
+        snprintf(error, error_size, "more than %d libraries opened; %.60s is refused", CDL_MAX_LIBRARIES, library_name);
+        goto done;
+    }
     void *handle = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
     if (handle == NULL) {
         const char *reason = dlerror();
@@ -71,13 +76,11 @@ const void *cdl_open_cached(const char *library_name, const char *apt_package, s
         if (bound != CDL_FAILED_KEEP_OPEN) dlclose(handle);
         goto done;
     }
-    if (opened_count < CDL_MAX_LIBRARIES) {
-        struct cdl_entry *entry = &opened[opened_count++];
-        strcpy(entry->name, library_name);
-        entry->bind = bind;
-        entry->handle = handle;
-        entry->table = table;
-    }
+    struct cdl_entry *entry = &opened[opened_count++];
+    strcpy(entry->name, library_name);
+    entry->bind = bind;
+    entry->handle = handle;
+    entry->table = table;
 done:
     pthread_mutex_unlock(&opened_lock);
     return table;

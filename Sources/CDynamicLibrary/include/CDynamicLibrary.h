@@ -37,7 +37,8 @@ typedef int (*cdl_bind)(void *table, void *handle, const char *library_name, cha
 /// Opens `library_name` with dlopen(RTLD_NOW | RTLD_LOCAL), allocates `table_size` zeroed bytes
 /// and has `bind` fill them. Thread-safe: one process-wide cache keyed by (library_name, bind), so
 /// a library bound once is returned again and never closed. On failure it returns NULL and writes
-/// one line into `error`: "library name too long: …", "<name> not found: apt install <apt_package>"
+/// one line into `error`: "library name too long: …", "more than 20 libraries opened; <name> is
+/// refused" (the cache is full; a new name would leak), "<name> not found: apt install <apt_package>"
 /// (with dlerror's reason in parentheses unless it is only "No such file"), "out of memory opening
 /// <name>", or what `bind` wrote.
 const void *cdl_open_cached(const char *library_name, const char *apt_package, size_t table_size, cdl_bind bind,
