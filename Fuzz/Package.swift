@@ -1,7 +1,9 @@
 // swift-tools-version: 6.1
 // libFuzzer targets: the NMEA framer, decoder and epoch assembler (NMEAFuzz), the store's
-// recovery (StoreFuzz) and the weather response decoders (WeatherFuzz). Kept out of the root package: they only build with the fuzzer
-// sanitizer. Build and run one with `scripts/fuzz.sh nmea|store|weather [SECONDS]`, which uses the recipe that works with SwiftPM on Linux
+// recovery (StoreFuzz), the weather response decoders (WeatherFuzz), the weather disk cache as
+// raw bytes (CacheFuzz) and the board file (BoardFuzz). Kept out of the root package: they only
+// build with the fuzzer sanitizer. Build and run one with
+// `scripts/fuzz.sh nmea|store|weather|cache|board [SECONDS]`, which uses the recipe that works with SwiftPM on Linux
 // (notes/linux-and-swift.md B2):
 //   swift build --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address
 // The target is an executable whose only file is not main.swift, with `LLVMFuzzerTestOneInput`
@@ -33,6 +35,22 @@ let package = Package(
             dependencies: [
                 .product(name: "Weather", package: rootPackage),
                 .product(name: "Screens", package: rootPackage),
+                .product(name: "HAL", package: rootPackage),
+            ]
+        ),
+        .executableTarget(
+            name: "CacheFuzz",
+            dependencies: [
+                .product(name: "Weather", package: rootPackage),
+                .product(name: "Screens", package: rootPackage),
+                .product(name: "HAL", package: rootPackage),
+            ]
+        ),
+        .executableTarget(
+            name: "BoardFuzz",
+            dependencies: [
+                .product(name: "Board", package: rootPackage),
+                .product(name: "Drivers", package: rootPackage),
                 .product(name: "HAL", package: rootPackage),
             ]
         ),

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target of Fuzz/ and runs it for SECONDS (default 60) over its checked-in
 # regression corpus: `nmea` (NMEAFuzz, Fuzz/Corpus/NMEA), `store` (StoreFuzz, the store's
-# recovery, Fuzz/Corpus/Store) or `weather` (WeatherFuzz, the weather response decoders,
-# Fuzz/Corpus/Weather). New inputs go to a scratch corpus and crash artifacts to a
+# recovery, Fuzz/Corpus/Store), `weather` (WeatherFuzz, the weather response decoders,
+# Fuzz/Corpus/Weather), `cache` (CacheFuzz, raw weather.cache bytes, Fuzz/Corpus/Cache) or
+# `board` (BoardFuzz, the board file, Fuzz/Corpus/Board, with the JSON dictionary
+# Fuzz/Corpus/board.dict so mutations keep the schema's keys). New inputs go to a scratch corpus and crash artifacts to a
 # scratch directory (FUZZ_SCRATCH, default Fuzz/.fuzz-TARGET), never into the checked-in corpus.
 # Exits non-zero when libFuzzer finds a crash (or an invariant of the target breaks), and prints
 # libFuzzer's summary: executions, executions per second, coverage and features.
 #
-#   scripts/fuzz.sh nmea|store|weather [SECONDS]
+#   scripts/fuzz.sh nmea|store|weather|cache|board [SECONDS]
 #   FUZZ_SCRATCH=Fuzz/.fuzz-long FUZZ_BUILD_DIR=Fuzz/.build-long scripts/fuzz.sh nmea 1800
 #
 # Shrinking what a long run found back into the checked-in corpus (only inputs adding coverage):
@@ -23,7 +25,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target=${1:?usage: scripts/fuzz.sh nmea|store|weather [SECONDS]}
+target=${1:?usage: scripts/fuzz.sh nmea|store|weather|cache|board [SECONDS]}
 seconds=${2:-60}
 case "$target" in
   # Store inputs are two 4 KiB files and a 2-byte split.
@@ -31,8 +33,13 @@ case "$target" in
   store) product=StoreFuzz corpus=Fuzz/Corpus/Store max_len=8200 ;;
   # Weather inputs are a selector byte (provider, status, headers) and an HTTP body.
   weather) product=WeatherFuzz corpus=Fuzz/Corpus/Weather max_len=16384 ;;
-  *) echo "unknown fuzz target '$target' (nmea, store or weather)" >&2; exit 64 ;;
+  # Cache inputs are whole weather.cache files: a text header and a forecast body.
+  cache) product=CacheFuzz corpus=Fuzz/Corpus/Cache max_len=16384 ;;
+  board) product=BoardFuzz corpus=Fuzz/Corpus/Board max_len=8192 dict=Fuzz/Corpus/board.dict ;;
+  *) echo "unknown fuzz target '$target' (nmea, store, weather, cache or board)" >&2; exit 64 ;;
 esac
+extra=()
+if [ -n "${dict:-}" ]; then extra+=(-dict="$dict"); fi
 scratch=${FUZZ_SCRATCH:-Fuzz/.fuzz-$target}
 mkdir -p "$scratch/corpus" "$scratch/artifacts"
 scratch=$(cd "$scratch" && pwd)
@@ -59,6 +66,7 @@ SWIFT_BACKTRACE=enable=no "$bin" \
   -timeout=10 \
   -rss_limit_mb=2048 \
   -print_final_stats=1 \
+  ${extra[@]+"${extra[@]}"} \
   -artifact_prefix="$scratch/artifacts/" \
   "$scratch/corpus" "$corpus" >"$log" 2>&1 || status=$?
 
