@@ -105,7 +105,7 @@ public final class PseudoTerminal {
 
     /// `poll(POLLOUT)`; `true` when there is room, `false` on timeout.
     private func waitWritable(_ fd: FileDescriptor, timeout: Duration) throws(SerialError) -> Bool {
-        let ms = Int32(clamping: (timeout.nanoseconds + 999_999) / 1_000_000)
+        let ms = Int32(clamping: (Int128(timeout.nanoseconds) + 999_999) / 1_000_000)  // no overflow for a huge timeout
         var entry = pollfd(fd: fd.rawValue, events: Int16(POLLOUT), revents: 0)
         while true {
             let rc = Glibc.poll(&entry, 1, ms)
