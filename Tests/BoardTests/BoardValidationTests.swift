@@ -24,6 +24,23 @@ struct BoardValidationTests {
         #expect(match, "expected \(broken.path): …\(broken.fragment)…, got:\n\(found.map(\.description).joined(separator: "\n"))")
     }
 
+    @Test("a value or key with a line break is quoted escaped: every problem stays one line (found by BoardFuzz)",
+          arguments: [
+              (#""line": "GPIO17" }"#, #""line": "GPIO17", "chip": "pi\nctrl" }"#),
+              (#""name": "Test build""#, #""na\rme\u0007": 1, "name": "Test build""#),
+              (#""defaultLocation": {"#, #""timeZone": "Europe/\nBerlin", "defaultLocation": {"#),
+          ])
+    func testValidation_ControlCharacters_StayOnOneLine(original: String, replacement: String) {
+        let text = BrokenDocuments.minimal().replacing(original, with: replacement)
+        #expect(text != BrokenDocuments.minimal(), "the replacement applies")
+        let found = Self.problems(text)
+        #expect(!found.isEmpty)
+        for problem in found {
+            #expect(!problem.description.contains(where: { $0.isNewline || $0 == "\u{07}" }), "\(problem.description)")
+        }
+        #expect(found.contains { $0.description.contains(#"\n"#) || $0.description.contains(#"\r"#) }, "the break is shown, escaped")
+    }
+
     @Test("an empty object reports every missing required field")
     func testValidation_EmptyObject_ListsAllMissing() {
         let paths = Self.problems("{}").map(\.path)
