@@ -223,6 +223,18 @@ struct RepositoryScenarioTests {
         _ = RefreshPolicy.standard.freshness(of: report, at: rig.clock.wallTime())
     }
 
+    @Test("a Last-Modified the cache cannot hold (long, not ASCII, a line break) is left out, not written into an unreadable file",
+          arguments: [String(repeating: "x", count: 300), "Thu, 15 Jan 2026 07:16:40 GM\u{FFFD}", "Thu,\n15 Jan"])
+    func cacheValidatorItCannotHold(lastModified: String) throws {
+        let cache = WeatherCache(
+            provider: .openMeteo, fetchedAt: WallTime(seconds: 1_768_461_300), position: Bodies.berlin,
+            lastModified: lastModified, body: Bodies.openMeteo().body)
+        let again = try WeatherCache.decode(cache.encoded).get()
+        #expect(again.lastModified == nil)
+        #expect(again.body == cache.body && again.fetchedAt == cache.fetchedAt)
+        #expect(WeatherCache.decode(again.encoded) == .success(again))
+    }
+
     @Test("a full disk fails the cache write with an I/O error and leaves the old copy")
     func fullDisk() throws {
         var rig = Self.rig()

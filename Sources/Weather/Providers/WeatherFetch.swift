@@ -32,7 +32,7 @@ extension WeatherCache {
     public init(response: HTTPResponse, report: WeatherReport, order: FetchOrder) {
         self.init(
             provider: report.provider, fetchedAt: report.fetchedAt, position: order.position,
-            lastModified: response.header("Last-Modified"), body: response.body)
+            lastModified: Self.storable(response.header("Last-Modified")), body: response.body)
     }
 
     /// Decodes the cached body with `service` as if it had just arrived at its fetch time.

@@ -44,9 +44,20 @@ public struct WeatherCache: Sendable, Equatable {
     public var encoded: [UInt8] {
         var header = "\(Self.magic)\nprovider \(provider.rawValue)\nfetched \(fetchedAt.seconds)\n"
         header += "position \(position.latitude) \(position.longitude)\n"
-        if let lastModified { header += "last-modified \(lastModified)\n" }
+        if let lastModified = Self.storable(lastModified) { header += "last-modified \(lastModified)\n" }
         header += "body \(body.count)\n"
         return Array(header.utf8) + body
+    }
+
+    /// A `Last-Modified` the file can hold and send back: printable ASCII (RFC 9110 §5.5 field
+    /// values; an HTTP-date is 29 characters) of at most 128 bytes. Anything else is left out,
+    /// which costs one unconditional fetch: written as it came, a long or broken value made the
+    /// whole file unreadable at the next start (found by CacheFuzz).
+    static func storable(_ value: String?) -> String? {
+        guard let value, !value.isEmpty, value.utf8.count <= 128, value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+            return nil
+        }
+        return value
     }
 
     /// Reads a cache file's bytes; nil with the reason when they are not one.
@@ -88,7 +99,7 @@ public struct WeatherCache: Sendable, Equatable {
         return .success(
             WeatherCache(
                 provider: provider, fetchedAt: WallTime(seconds: fetched),
-                position: Coordinate(latitude: latitude, longitude: longitude), lastModified: lines["last-modified"],
+                position: Coordinate(latitude: latitude, longitude: longitude), lastModified: storable(lines["last-modified"]),
                 body: Array(bytes[index...])))
     }
 
