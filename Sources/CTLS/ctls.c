@@ -13,6 +13,8 @@
 #define CTLS_TLSEXT_NAMETYPE_host_name 0
 #define CTLS_SSL_CTRL_SET_MIN_PROTO_VERSION 123
 #define CTLS_TLS1_2_VERSION 0x0303
+#define CTLS_SSL_CTRL_SET_MAX_PROTO_VERSION 124
+#define CTLS_TLS1_1_VERSION 0x0302
 #define CTLS_SSL_MODE_ENABLE_PARTIAL_WRITE 0x1L
 #define CTLS_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER 0x2L
 #define CTLS_SSL_VERIFY_PEER 0x01
@@ -34,6 +36,7 @@ struct CTLSLibrary {
     void (*ctx_free)(void *ctx);
     long (*ctx_ctrl)(void *ctx, int command, long larg, void *parg);
     uint64_t (*ctx_set_options)(void *ctx, uint64_t options);
+    int (*ctx_set_cipher_list)(void *ctx, const char *list);
     void (*ctx_set_verify)(void *ctx, int mode, void *callback);
     int (*ctx_default_verify_paths)(void *ctx);
     int (*ctx_load_verify_locations)(void *ctx, const char *file, const char *directory);
@@ -83,6 +86,7 @@ static int ctls_bind(void *table, void *h, const char *n, char *e, size_t s) {
     l->ctx_free = TAKE("SSL_CTX_free");
     l->ctx_ctrl = TAKE("SSL_CTX_ctrl");
     l->ctx_set_options = TAKE("SSL_CTX_set_options");
+    l->ctx_set_cipher_list = TAKE("SSL_CTX_set_cipher_list");
     l->ctx_set_verify = TAKE("SSL_CTX_set_verify");
     l->ctx_default_verify_paths = TAKE("SSL_CTX_set_default_verify_paths");
     l->ctx_load_verify_locations = TAKE("SSL_CTX_load_verify_locations");
@@ -143,6 +147,13 @@ void ctls_context_free(const CTLSLibrary *library, CTLSContext *context) { libra
 
 int ctls_context_require_tls12(const CTLSLibrary *library, CTLSContext *context) {
     return (int)library->ctx_ctrl(context, CTLS_SSL_CTRL_SET_MIN_PROTO_VERSION, CTLS_TLS1_2_VERSION, NULL);
+}
+
+int ctls_context_only_tls11(const CTLSLibrary *library, CTLSContext *context) {
+    // TLS 1.1 signs with MD5+SHA-1, which OpenSSL 3 allows only at security level 0.
+    return library->ctx_set_cipher_list(context, "DEFAULT@SECLEVEL=0") == 1 &&
+           library->ctx_ctrl(context, CTLS_SSL_CTRL_SET_MIN_PROTO_VERSION, CTLS_TLS1_1_VERSION, NULL) == 1 &&
+           library->ctx_ctrl(context, CTLS_SSL_CTRL_SET_MAX_PROTO_VERSION, CTLS_TLS1_1_VERSION, NULL) == 1;
 }
 
 uint64_t ctls_context_set_options(const CTLSLibrary *library, CTLSContext *context, uint64_t options) {

@@ -19,9 +19,10 @@ final class SocketConnection: @unchecked Sendable {
     /// Bytes received for the current request: none means a failure may be a stale connection.
     private(set) var receivedForRequest = 0
 
-    /// Connects (and, for https, completes the handshake) within the deadline.
-    init(_ target: HTTPTarget, context: TLSContext?, _ deadline: Deadline) throws(TransportError) {
-        fd = try Wire.open(target, deadline)
+    /// Connects (and, for https, completes the handshake) within the deadline. `fixedAddresses`:
+    /// the resolver's answer given in advance (`SocketTransport.Configuration.fixedAddresses`).
+    init(_ target: HTTPTarget, context: TLSContext?, fixedAddresses: [String]? = nil, _ deadline: Deadline) throws(TransportError) {
+        fd = try Wire.open(target, fixedAddresses: fixedAddresses, deadline)
         key = target.connectionKey
         if let context {
             let isAddress = target.isIPv6Literal || Wire.literal(target.host, port: target.port) != nil

@@ -63,7 +63,7 @@ final class SocketSession: Sendable {
             if let connection {
                 current = connection
             } else {
-                current = try SocketConnection(target, context: context, deadline)
+                current = try SocketConnection(target, context: context, fixedAddresses: configuration.fixedAddresses[target.host], deadline)
                 state.withLock { $0.connectionsOpened += 1 }
             }
             connection = current

@@ -40,6 +40,11 @@ public struct SocketTransport: HTTPTransport, Sendable {
         /// not exist).
         public var sslLibraryName: String
         public var zlibLibraryName: String
+        /// The resolver's seam: a host named here is not looked up; its addresses are these
+        /// literals ("127.0.0.2", "::1"), in this order, with the URL's port — what getaddrinfo
+        /// would have returned (like curl's CURLOPT_RESOLVE). Tests use it to give a name a first
+        /// address that black-holes, or a name a certificate is made for.
+        var fixedAddresses: [String: [String]] = [:]
 
         public init(
             trust: Trust = .directory(path: "/etc/ssl/certs"), sslLibraryName: String = "libssl.so.3", zlibLibraryName: String = "libz.so.1"

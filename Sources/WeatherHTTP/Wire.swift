@@ -74,8 +74,8 @@ extension Wire {
     /// A connected non-blocking socket to the target's host and port. Address literals are used
     /// as they are; names go through `ctls_resolve` (getaddrinfo_a, bounded by the deadline).
     /// The addresses are tried in the resolver's order (RFC 6724 sorting) until one connects.
-    static func open(_ target: HTTPTarget, _ deadline: Deadline) throws(TransportError) -> Int32 {
-        let addresses = try resolve(target, deadline)
+    static func open(_ target: HTTPTarget, fixedAddresses: [String]? = nil, _ deadline: Deadline) throws(TransportError) -> Int32 {
+        let addresses = try resolve(target, fixedAddresses: fixedAddresses, deadline)
         var last = TransportError(.hostNotFound, "\(target.host) has no address")
         for address in addresses {
             do {
@@ -94,8 +94,18 @@ extension Wire {
         var bytes: [UInt8]
     }
 
-    static func resolve(_ target: HTTPTarget, _ deadline: Deadline) throws(TransportError) -> [Address] {
+    static func resolve(_ target: HTTPTarget, fixedAddresses: [String]? = nil, _ deadline: Deadline) throws(TransportError) -> [Address] {
         if let literal = literal(target.host, port: target.port) { return [literal] }
+        if let fixedAddresses {
+            var addresses: [Address] = []
+            for text in fixedAddresses {
+                guard let address = literal(text, port: target.port) else {
+                    throw TransportError(.other, "fixed address \(HTTPText.quoted(text)) of \(target.host) is not an IP address")
+                }
+                addresses.append(address)
+            }
+            return addresses
+        }
         guard !target.isIPv6Literal else { throw TransportError(.other, "not an IPv6 address: [\(target.host)]") }
         var list: UnsafeMutablePointer<addrinfo>?
         let code = ctls_resolve(target.host, String(target.port), deadline.millisecondsLeft, &list)

@@ -61,6 +61,10 @@ CTLSContext *ctls_context_new(const CTLSLibrary *library, int server);
 void ctls_context_free(const CTLSLibrary *library, CTLSContext *context);
 /// SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION): 1 on success.
 int ctls_context_require_tls12(const CTLSLibrary *library, CTLSContext *context);
+/// For test servers only: SSL_CTX_set_cipher_list(ctx, "DEFAULT@SECLEVEL=0") and the min and max
+/// protocol versions (SSL_CTX_ctrl 123 and 124) both TLS1_1_VERSION: a server that offers TLS 1.1
+/// and nothing else, which every client here must refuse. 1 on success.
+int ctls_context_only_tls11(const CTLSLibrary *library, CTLSContext *context);
 /// SSL_CTX_set_options(3): adds `options`, returns the new set.
 uint64_t ctls_context_set_options(const CTLSLibrary *library, CTLSContext *context, uint64_t options);
 /// SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER):
