@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import HTTPTesting
+import Testing
+import Weather
+@testable import WeatherHTTP
+
+/// The HTTP edge on real home networks (issue 15): a first address that black-holes, a TLS cut
+/// without close_notify, chunk-size lines that are too long or carry junk, bytes without end
+/// after a gzip member, partial-wildcard certificates, and TLS below 1.2. Each against the
+/// loopback server.
+@Suite(.timeLimit(.minutes(1)))
+struct HTTPEdgeTests {
+    static func get(_ url: String, timeout: Duration = .seconds(5), maximumBodySize: Int = 1 << 20) -> HTTPRequest {
+        HTTPRequest(url: url, timeout: timeout, maximumBodySize: maximumBodySize)
+    }
+
+    static func socket(_ fixed: [String: [String]] = [:], trust: SocketTransport.Configuration.Trust? = nil) -> SocketTransport {
+        var configuration = SocketTransport.Configuration()
+        if let trust { configuration.trust = trust }
+        configuration.fixedAddresses = fixed
+        return SocketTransport(configuration: configuration)
+    }
+
+    // MARK: Chunks (RFC 9112 §7.1)
+
+    static func chunkedHead(_ rest: String) -> LoopbackHTTPServer.Reply {
+        .raw(Array(("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + rest).utf8))
+    }
+
+    @Test("A chunk size with junk after it is refused; extensions after ';', with BWS, are read")
+    func chunkSizeJunk() throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/junk", Self.chunkedHead("5 junk\r\nhello\r\n0\r\n\r\n"))
+        server.route("/digits", Self.chunkedHead("5 5\r\nhello\r\n0\r\n\r\n"))
+        server.route("/extension", Self.chunkedHead("5 ; name=\"a b\"\t;x\r\nhello\r\n0;last\r\n\r\n"))
+        var client = Self.socket()
+        let junk = client.send(Self.get(server.url("/junk")))
+        #expect(junk.failureKind == .other, "\(junk.failureDetail)")
+        let digits = client.send(Self.get(server.url("/digits")))
+        #expect(digits.failureKind == .other, "\(digits.failureDetail)")
+        #expect((try? client.send(Self.get(server.url("/extension"))).get())?.body == Array("hello".utf8))
+    }
+
+    @Test("A chunk-size line over the limit is refused even when it arrives whole")
+    func chunkSizeLineTooLong() throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/long", Self.chunkedHead("5;" + String(repeating: "a", count: 5000) + "\r\nhello\r\n0\r\n\r\n"))
+        var client = Self.socket()
+        let long = client.send(Self.get(server.url("/long")))
+        #expect(long.failureKind == .other, "\(long.failureDetail)")
+    }
+}
+
+/// A listening socket whose accept queue is full, so that the kernel drops every further SYN
+/// (Linux tcp_conn_request: "sk_acceptq_is_full … drop"): a connect to it neither completes nor
+/// fails, the way a black-holed route behaves. On loopback, deterministic and without root.
+struct BlackHole {
+    let listener: Int32
+    let port: UInt16
+    private var fillers: [Int32] = []
+
+    struct Failed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Listens on `address`:`port` (0: an ephemeral one) with a backlog of 0 and fills it.
+    init(address: String, port: UInt16) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        self.listener = listener
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        socketAddress.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, address, &socketAddress.sin_addr) == 1 else { throw Failed(description: "bad address \(address)") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &socketAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 0) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard listening else {
+            let reason = String(cString: strerror(errno))
+            _ = Glibc.close(listener)
+            throw Failed(description: "cannot listen on \(address):\(port): \(reason)")
+        }
+        self.port = UInt16(bigEndian: socketAddress.sin_port)
+        // Connect until one connection stays pending: the queue is full from then on.
+        for _ in 0..<8 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            fillers.append(fd)
+            _ = withUnsafePointer(to: &socketAddress) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            if poll(&entry, 1, 200) == 0 { return }
+        }
+        close()
+        throw Failed(description: "the accept queue of \(address):\(port) never filled")
+    }
+
+    func close() {
+        for fd in fillers { _ = Glibc.close(fd) }
+        _ = Glibc.close(listener)
+    }
+}
