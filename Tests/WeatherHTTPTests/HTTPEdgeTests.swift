@@ -55,6 +55,41 @@ struct HTTPEdgeTests {
         let long = client.send(Self.get(server.url("/long")))
         #expect(long.failureKind == .other, "\(long.failureDetail)")
     }
+
+    // MARK: gzip (RFC 1952 §2.2)
+
+    static let gzipHead = "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n"
+
+    @Test("Bytes without end after a gzip member are bounded: refused long before the deadline")
+    func gzipTrailingBytesBounded() throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let junk = [UInt8](repeating: 0x20, count: 256 * 1024)
+        server.route("/junk", .stall(first: Array(Self.gzipHead.utf8) + GzipStored.encode(Array("ok".utf8)) + junk))
+        server.route("/newline", .raw(Array(Self.gzipHead.utf8) + GzipStored.encode(Array("ok".utf8)) + [0x0D, 0x0A]))
+        var client = Self.socket()
+        let started = ContinuousClock.now
+        let result = client.send(Self.get(server.url("/junk"), timeout: .seconds(3)))
+        #expect(result.failureKind == .other, "\(result.failureDetail)")
+        #expect(ContinuousClock.now - started < .seconds(1))
+        // A little (a line end some servers add) is ignored, as gzip(1) does.
+        #expect((try? client.send(Self.get(server.url("/newline"))).get())?.body == Array("ok".utf8))
+    }
+
+    @Test("Empty gzip members without end are bounded by the body limit")
+    func gzipEmptyMembersBounded() throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let empty = GzipStored.encode([])
+        var members: [UInt8] = []
+        for _ in 0..<(1 << 16) { members += empty }  // ~1.4 MB that inflate to nothing
+        server.route("/members", .stall(first: Array(Self.gzipHead.utf8) + members))
+        var client = Self.socket()
+        let started = ContinuousClock.now
+        let result = client.send(Self.get(server.url("/members"), timeout: .seconds(3), maximumBodySize: 64 * 1024))
+        #expect(result.failureKind == .tooLarge, "\(result.failureDetail)")
+        #expect(ContinuousClock.now - started < .seconds(1))
+    }
 }
 
 /// A listening socket whose accept queue is full, so that the kernel drops every further SYN
