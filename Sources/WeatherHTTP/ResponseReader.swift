@@ -163,13 +163,18 @@ struct ResponseReader {
         }
     }
 
-    /// Everything until the server closes (§6.3 item 8).
+    /// Everything until the server closes (§6.3 item 8). Over TLS that end must be close_notify:
+    /// without it anyone on the path could have cut the body, and nothing else frames it, so it
+    /// is `.truncated` (RFC 9112 §9.8, RFC 8446 §6.1).
     private func readToEnd(into sink: inout BodySink) throws(TransportError) {
         let inbox = connection.inbox
         repeat {
             try sink.append(inbox.bytes(0..<inbox.count))
             inbox.consume(inbox.count)
         } while try connection.fill(deadline, Self.waiting)
+        if connection.endedWithoutCloseNotify {
+            throw TransportError(.truncated, "the TLS connection ended without close_notify, so the body may be cut")
+        }
     }
 
     /// The longest chunk-size line, extensions included. Nothing here uses an extension (a

@@ -63,6 +63,9 @@ final class SocketConnection: @unchecked Sendable {
         return count > 0
     }
 
+    /// The TLS stream ended without close_notify (never for plain TCP, whose end is its FIN).
+    var endedWithoutCloseNotify: Bool { tls?.endedWithoutCloseNotify ?? false }
+
     /// An idle connection can carry the next request: nothing unread, young enough, and the socket
     /// has nothing to say (no data, no FIN, no error) — a server that closed it while idle made it
     /// readable.

@@ -25,6 +25,38 @@ struct HTTPEdgeTests {
         return SocketTransport(configuration: configuration)
     }
 
+    // MARK: TLS closure (RFC 9112 §9.8, RFC 8446 §6.1)
+
+    static let openEnded = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{\"latitude\":52.5"
+
+    @Test("Over TLS, a body framed by the connection's end and cut without close_notify is .truncated")
+    func tlsCutWithoutCloseNotify() throws {
+        let server = try LoopbackHTTPServer(tls: TestCertificates.localhost)
+        defer { server.stop() }
+        server.route("/cut", .cutWithoutCloseNotify(Array(Self.openEnded.utf8)))
+        server.route("/closed", .raw(Array(Self.openEnded.utf8)))
+        let framed = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"
+        server.route("/framed", .cutWithoutCloseNotify(Array(framed.utf8)))
+        server.route("/chunked", .cutWithoutCloseNotify(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".utf8)))
+        var client = Self.socket(trust: .bundle(path: TestCertificates.path("localhost.pem")))
+        let cut = client.send(Self.get(server.url("/cut")))
+        #expect(cut.failureKind == .truncated, "\(cut.failureDetail)")
+        // With close_notify the end is the body's end (RFC 9112 §6.3 item 8).
+        #expect((try? client.send(Self.get(server.url("/closed"))).get())?.body == Array("{\"latitude\":52.5".utf8))
+        // Content-Length or the last chunk already said it was complete (RFC 9112 §9.8).
+        #expect((try? client.send(Self.get(server.url("/framed"))).get())?.body == Array("hello".utf8))
+        #expect((try? client.send(Self.get(server.url("/chunked"))).get())?.body == Array("hello".utf8))
+    }
+
+    @Test("Over plain HTTP the connection's end is the body's end")
+    func plainUntilClose() throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/cut", .cutWithoutCloseNotify(Array(Self.openEnded.utf8)))
+        var client = Self.socket()
+        #expect((try? client.send(Self.get(server.url("/cut"))).get())?.body == Array("{\"latitude\":52.5".utf8))
+    }
+
     // MARK: Chunks (RFC 9112 §7.1)
 
     static func chunkedHead(_ rest: String) -> LoopbackHTTPServer.Reply {

@@ -10,6 +10,7 @@
 
 #include <openssl/bio.h>
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509_vfy.h>
 #include <zlib.h>
@@ -27,7 +28,7 @@ SAME(CTLS_ERROR_WANT_WRITE, SSL_ERROR_WANT_WRITE);
 SAME(CTLS_ERROR_SYSCALL, SSL_ERROR_SYSCALL);
 SAME(CTLS_ERROR_ZERO_RETURN, SSL_ERROR_ZERO_RETURN);
 SAME(CTLS_X509_V_OK, X509_V_OK);
-SAME(CTLS_OP_IGNORE_UNEXPECTED_EOF, SSL_OP_IGNORE_UNEXPECTED_EOF);
+SAME(CTLS_ERR_UNEXPECTED_EOF, ERR_PACK(ERR_LIB_SSL, 0, SSL_R_UNEXPECTED_EOF_WHILE_READING));
 
 // ctls.c: the values behind OpenSSL's macros
 SAME(CTLS_SSL_CTRL_MODE, SSL_CTRL_MODE);

@@ -40,11 +40,10 @@ enum {
     CTLS_X509_V_OK = 0,
 };
 
-/// SSL_OP_IGNORE_UNEXPECTED_EOF (ssl.h, OpenSSL 3.0: SSL_OP_BIT(7)): a peer that closes without
-/// close_notify reads as EOF (SSL_ERROR_ZERO_RETURN) instead of SSL_R_UNEXPECTED_EOF_WHILE_READING.
-/// HTTP/1.1 frames its messages itself (RFC 9112 §6.3), so a missing close_notify changes nothing
-/// a Content-Length or the last chunk does not already tell.
-#define CTLS_OP_IGNORE_UNEXPECTED_EOF 0x80ULL  // SSL_OP_BIT(7) = (uint64_t)1 << 7
+/// ERR_get_error(3)'s code for SSL_R_UNEXPECTED_EOF_WHILE_READING, ERR_PACK(ERR_LIB_SSL, 0, 294):
+/// the peer closed the socket without close_notify ("error:0A000126:SSL routines::unexpected eof
+/// while reading").
+#define CTLS_ERR_UNEXPECTED_EOF 0x0A000126UL
 
 /// Opens libssl by file name (dlopen's search: "libssl.so.3"), takes its functions (libcrypto's
 /// through the same handle, it is a dependency) and initialises it (OPENSSL_init_ssl). Thread-safe;
