@@ -18,6 +18,7 @@
 #define CTLS_SSL_MODE_ENABLE_PARTIAL_WRITE 0x1L
 #define CTLS_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER 0x2L
 #define CTLS_SSL_VERIFY_PEER 0x01
+#define CTLS_X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS 0x4
 #define CTLS_SSL_FILETYPE_PEM 1
 #define CTLS_BIO_C_SET_BUF_MEM_EOF_RETURN 130
 #define CTLS_OPENSSL_VERSION 0
@@ -45,6 +46,7 @@ struct CTLSLibrary {
     void (*ssl_free)(void *ssl);
     long (*ssl_ctrl)(void *ssl, int command, long larg, void *parg);
     int (*ssl_set1_host)(void *ssl, const char *name);
+    void (*ssl_set_hostflags)(void *ssl, unsigned int flags);
     void *(*ssl_get0_param)(void *ssl);
     void (*ssl_set_bio)(void *ssl, void *rbio, void *wbio);
     int (*ssl_set_fd)(void *ssl, int fd);
@@ -95,6 +97,7 @@ static int ctls_bind(void *table, void *h, const char *n, char *e, size_t s) {
     l->ssl_free = TAKE("SSL_free");
     l->ssl_ctrl = TAKE("SSL_ctrl");
     l->ssl_set1_host = TAKE("SSL_set1_host");
+    l->ssl_set_hostflags = TAKE("SSL_set_hostflags");
     l->ssl_get0_param = TAKE("SSL_get0_param");
     l->ssl_set_bio = TAKE("SSL_set_bio");
     l->ssl_set_fd = TAKE("SSL_set_fd");
@@ -193,6 +196,10 @@ int ctls_session_set_server_name(const CTLSLibrary *library, CTLSSession *sessio
 }
 
 int ctls_session_expect_host(const CTLSLibrary *library, CTLSSession *session, const char *name) {
+    // A wildcard only as the whole leftmost label: "w*.example.com" must not match
+    // "www.example.com" (RFC 6125 §7.2 advises against partial wildcards; CA/B Forum rules
+    // forbid issuing them), which OpenSSL's X509_check_host allows by default.
+    library->ssl_set_hostflags(session, CTLS_X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
     return library->ssl_set1_host(session, name);
 }
 

@@ -122,6 +122,20 @@ struct HTTPEdgeTests {
         #expect(result.failureKind == .tooLarge, "\(result.failureDetail)")
         #expect(ContinuousClock.now - started < .seconds(1))
     }
+
+    // MARK: Certificates
+
+    @Test("A certificate for w*.example.com does not match www.example.com (no partial wildcards, RFC 6125 §7.2)")
+    func partialWildcard() throws {
+        let server = try LoopbackHTTPServer(tls: TestCertificates.partialWildcard)
+        defer { server.stop() }
+        server.route("/", .response(status: 200, text: "ok"))
+        var client = Self.socket(["www.example.com": ["127.0.0.1"]], trust: .bundle(path: TestCertificates.path("partial-wildcard.pem")))
+        let result = client.send(Self.get("https://www.example.com:\(server.port)/"))
+        #expect(result.failureKind == .tls, "\(result.failureDetail)")
+        #expect(result.failureDetail.contains("hostname mismatch"), "\(result.failureDetail)")
+        #expect(server.requests.isEmpty)
+    }
 }
 
 /// A listening socket whose accept queue is full, so that the kernel drops every further SYN

@@ -89,7 +89,9 @@ void ctls_session_free(const CTLSLibrary *library, CTLSSession *session);
 /// SNI (RFC 6066 §3): SSL_set_tlsext_host_name, i.e. SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME,
 /// TLSEXT_NAMETYPE_host_name, name). Only for DNS names, never for address literals. 1 on success.
 int ctls_session_set_server_name(const CTLSLibrary *library, CTLSSession *session, const char *name);
-/// SSL_set1_host(3): the peer certificate must carry this DNS name (RFC 6125 matching). 1 on success.
+/// SSL_set_hostflags(ssl, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS) and SSL_set1_host(3): the peer
+/// certificate must carry this DNS name (RFC 6125 matching; a wildcard only as a whole leftmost
+/// label). 1 on success.
 int ctls_session_expect_host(const CTLSLibrary *library, CTLSSession *session, const char *name);
 /// X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), address): the certificate must carry this
 /// IP address in its subjectAltName. 1 on success.
