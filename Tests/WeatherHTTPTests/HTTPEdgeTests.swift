@@ -136,6 +136,20 @@ struct HTTPEdgeTests {
         #expect(result.failureDetail.contains("hostname mismatch"), "\(result.failureDetail)")
         #expect(server.requests.isEmpty)
     }
+
+    @Test("A server that offers only TLS 1.1 is refused for its version (RFC 8996)", arguments: TransportKind.allCases)
+    func tls11Refused(kind: TransportKind) throws {
+        let server = try LoopbackHTTPServer(tls: TestCertificates.localhostTLS11)
+        defer { server.stop() }
+        server.route("/", .response(status: 200, text: "ok"))
+        var client = kind.make(trust: .bundle(TestCertificates.path("localhost.pem")))
+        let result = client.send(Self.get(server.url("/")))
+        #expect(result.failureKind == .tls, "\(result.failureDetail)")
+        // The client's own floor, not the luck of a security level: the server answers the
+        // ClientHello of a TLS ≥ 1.2 client with a protocol_version alert.
+        #expect(result.failureDetail.contains("protocol version"), "\(result.failureDetail)")
+        #expect(server.requests.isEmpty)
+    }
 }
 
 /// A listening socket whose accept queue is full, so that the kernel drops every further SYN
