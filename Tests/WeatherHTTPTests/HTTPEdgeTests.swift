@@ -25,6 +25,59 @@ struct HTTPEdgeTests {
         return SocketTransport(configuration: configuration)
     }
 
+    // MARK: Addresses (RFC 8305)
+
+    @Test("A first address that black-holes: the next one is tried and the fetch succeeds well within the deadline")
+    func firstAddressBlackHoled() throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/v1/forecast", .response(status: 200, text: "ok"))
+        let hole = try BlackHole(address: "127.0.0.2", port: server.port)
+        defer { hole.close() }
+        var client = Self.socket(["eyeballs.test": ["127.0.0.2", "127.0.0.1"]])
+        let started = ContinuousClock.now
+        let result = client.send(Self.get("http://eyeballs.test:\(server.port)/v1/forecast", timeout: .seconds(4)))
+        let took = ContinuousClock.now - started
+        #expect(result.failureDetail == "(succeeded)")
+        #expect((try? result.get())?.body == Array("ok".utf8))
+        #expect(took < .seconds(2), "took \(took)")
+    }
+
+    @Test("Every address black-holes: .timeout at the deadline, not before and not long after")
+    func everyAddressBlackHoled() throws {
+        let hole = try BlackHole(address: "127.0.0.2", port: 0)
+        defer { hole.close() }
+        let other = try BlackHole(address: "127.0.0.3", port: hole.port)
+        defer { other.close() }
+        var client = Self.socket(["eyeballs.test": ["127.0.0.2", "127.0.0.3"]])
+        let started = ContinuousClock.now
+        let result = client.send(Self.get("http://eyeballs.test:\(hole.port)/", timeout: .milliseconds(700)))
+        let took = ContinuousClock.now - started
+        #expect(result.failureKind == .timeout, "\(result.failureDetail)")
+        #expect(took >= .milliseconds(650) && took < .seconds(2), "took \(took)")
+    }
+
+    @Test("The families interleave in the resolver's order: 6 4 6 4 6 (RFC 8305 §4)")
+    func interleaving() {
+        let address = { (text: String) in Wire.literal(text, port: 443)!.bytes }
+        let resolved = ["::1", "::2", "::3", "10.0.0.1", "10.0.0.2"].map { Wire.literal($0, port: 443)! }
+        let order = HappyEyeballs.interleaved(resolved).map(\.bytes)
+        #expect(order == ["::1", "10.0.0.1", "::2", "10.0.0.2", "::3"].map(address))
+        #expect(HappyEyeballs.interleaved([]).isEmpty)
+    }
+
+    @Test("A refused first address: the next one at once")
+    func firstAddressRefused() throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/", .response(status: 200, text: "ok"))
+        var client = Self.socket(["eyeballs.test": ["127.0.0.4", "127.0.0.1"]])  // nothing listens on 127.0.0.4
+        let started = ContinuousClock.now
+        let result = client.send(Self.get("http://eyeballs.test:\(server.port)/"))
+        #expect(result.failureDetail == "(succeeded)")
+        #expect(ContinuousClock.now - started < .milliseconds(200))
+    }
+
     // MARK: TLS closure (RFC 9112 §9.8, RFC 8446 §6.1)
 
     static let openEnded = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{\"latitude\":52.5"
