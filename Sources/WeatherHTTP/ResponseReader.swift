@@ -47,7 +47,7 @@ struct ResponseReader {
         let (framing, closeAfter) = try Self.framing(of: head)
         var body: [UInt8] = []
         if framing != .none {
-            let coding = HTTPHeader.value(of: "Content-Encoding", in: head.headers)
+            let coding = HTTPHeader.first("Content-Encoding", in: head.headers)
             var sink = try BodySink(limit: maximumBodySize, contentEncoding: coding, zlib: zlib)
             switch framing {
             case .none: break
