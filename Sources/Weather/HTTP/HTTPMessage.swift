@@ -80,7 +80,8 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case hostNotFound
         /// The TLS handshake or the certificate check failed (a clock far off breaks it too).
         case tls
-        /// The connection closed before the body announced by Content-Length was complete.
+        /// The connection closed before the body announced by Content-Length, or the last chunk,
+        /// was complete; or a TLS body framed by the connection's end ended without close_notify.
         case truncated
         /// The body is larger than `HTTPRequest.maximumBodySize`.
         case tooLarge
