@@ -15,7 +15,7 @@ import Weather
 /// queries, §3), and the TLS handshake runs on the winner only.
 enum HappyEyeballs {
     /// "Connection Attempt Delay" (RFC 8305 §5): 250 ms recommended, 100 ms to 2 s allowed.
-    static let attemptDelay: Int64 = 250_000_000
+    static let attemptDelay: Duration = .milliseconds(250)
 
     /// The resolver's order (RFC 6724 sorting, done by getaddrinfo) with the families
     /// interleaved: the first address's family, then the other, and so on (§4, "First Address
@@ -39,7 +39,11 @@ enum HappyEyeballs {
     /// attempts under way keep going; the first to connect wins and the others are closed. Every
     /// wait is a poll(2) bounded by the deadline. When all fail, the last failure is thrown
     /// (`.connectionRefused` for ECONNREFUSED); when the deadline passes first, `.timeout`.
-    static func connect(_ addresses: [Wire.Address], _ deadline: Deadline) throws(TransportError) -> Int32 {
+    static func connect(_ addresses: [Wire.Address], attemptDelay: Duration = attemptDelay, _ deadline: Deadline) throws(TransportError)
+        -> Int32
+    {
+        let (seconds, attoseconds) = attemptDelay.components
+        let delay = max(0, min(seconds, 60)) * 1_000_000_000 + max(0, attoseconds / 1_000_000_000)
         var pending: [pollfd] = []
         pending.reserveCapacity(min(addresses.count, 4))
         defer { for entry in pending { close(entry.fd) } }
@@ -56,7 +60,7 @@ enum HappyEyeballs {
                     case .connected(let fd): return fd
                     case .inProgress(let fd):
                         pending.append(pollfd(fd: fd, events: Int16(POLLOUT), revents: 0))
-                        nextStart = now + attemptDelay
+                        nextStart = now + delay
                     }
                 } catch {
                     last = error  // Failed at once: the next address now.

@@ -21,8 +21,11 @@ final class SocketConnection: @unchecked Sendable {
 
     /// Connects (and, for https, completes the handshake) within the deadline. `fixedAddresses`:
     /// the resolver's answer given in advance (`SocketTransport.Configuration.fixedAddresses`).
-    init(_ target: HTTPTarget, context: TLSContext?, fixedAddresses: [String]? = nil, _ deadline: Deadline) throws(TransportError) {
-        fd = try Wire.open(target, fixedAddresses: fixedAddresses, deadline)
+    init(
+        _ target: HTTPTarget, context: TLSContext?, fixedAddresses: [String]? = nil, attemptDelay: Duration = HappyEyeballs.attemptDelay,
+        _ deadline: Deadline
+    ) throws(TransportError) {
+        fd = try Wire.open(target, fixedAddresses: fixedAddresses, attemptDelay: attemptDelay, deadline)
         key = target.connectionKey
         if let context {
             let isAddress = target.isIPv6Literal || Wire.literal(target.host, port: target.port) != nil

@@ -49,6 +49,9 @@ public struct SocketTransport: HTTPTransport, Sendable {
         /// would have returned (like curl's CURLOPT_RESOLVE). Tests use it to give a name a first
         /// address that black-holes, or a name a certificate is made for.
         var fixedAddresses: [String: [String]] = [:]
+        /// RFC 8305 §5's "Connection Attempt Delay" (`HappyEyeballs.attemptDelay`); a seam, so a
+        /// test can tell "at once after a failure" from "after the delay" without racing a clock.
+        var connectionAttemptDelay: Duration = HappyEyeballs.attemptDelay
 
         public init(
             trust: Trust = .directory(path: "/etc/ssl/certs"), sslLibraryName: String = "libssl.so.3", zlibLibraryName: String = "libz.so.1"

@@ -75,10 +75,12 @@ extension Wire {
     /// as they are; names go through `ctls_resolve` (getaddrinfo_a, bounded by the deadline). The
     /// addresses are raced as RFC 8305 says (`HappyEyeballs`): one that black-holes costs 250 ms,
     /// not the whole deadline.
-    static func open(_ target: HTTPTarget, fixedAddresses: [String]? = nil, _ deadline: Deadline) throws(TransportError) -> Int32 {
+    static func open(
+        _ target: HTTPTarget, fixedAddresses: [String]? = nil, attemptDelay: Duration = HappyEyeballs.attemptDelay, _ deadline: Deadline
+    ) throws(TransportError) -> Int32 {
         let addresses = try resolve(target, fixedAddresses: fixedAddresses, deadline)
         guard !addresses.isEmpty else { throw TransportError(.hostNotFound, "\(target.host) has no address") }
-        return try HappyEyeballs.connect(HappyEyeballs.interleaved(addresses), deadline)
+        return try HappyEyeballs.connect(HappyEyeballs.interleaved(addresses), attemptDelay: attemptDelay, deadline)
     }
 
     /// A sockaddr_in or sockaddr_in6, as bytes.
