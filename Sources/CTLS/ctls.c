@@ -13,16 +13,18 @@
 #define CTLS_TLSEXT_NAMETYPE_host_name 0
 #define CTLS_SSL_CTRL_SET_MIN_PROTO_VERSION 123
 #define CTLS_TLS1_2_VERSION 0x0303
+#define CTLS_SSL_CTRL_SET_MAX_PROTO_VERSION 124
+#define CTLS_TLS1_1_VERSION 0x0302
 #define CTLS_SSL_MODE_ENABLE_PARTIAL_WRITE 0x1L
 #define CTLS_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER 0x2L
 #define CTLS_SSL_VERIFY_PEER 0x01
+#define CTLS_X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS 0x4
 #define CTLS_SSL_FILETYPE_PEM 1
 #define CTLS_BIO_C_SET_BUF_MEM_EOF_RETURN 130
 #define CTLS_OPENSSL_VERSION 0
 #define CTLS_OPENSSL_INIT_LOAD_CRYPTO_STRINGS 0x00000002L
 #define CTLS_OPENSSL_INIT_LOAD_SSL_STRINGS 0x00200000L
 
-_Static_assert(CTLS_OP_IGNORE_UNEXPECTED_EOF == 0x80, "SSL_OP_BIT(7)");
 _Static_assert((CTLS_SSL_MODE_ENABLE_PARTIAL_WRITE | CTLS_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER) == 3, "two distinct mode bits");
 
 struct CTLSLibrary {
@@ -34,6 +36,7 @@ struct CTLSLibrary {
     void (*ctx_free)(void *ctx);
     long (*ctx_ctrl)(void *ctx, int command, long larg, void *parg);
     uint64_t (*ctx_set_options)(void *ctx, uint64_t options);
+    int (*ctx_set_cipher_list)(void *ctx, const char *list);
     void (*ctx_set_verify)(void *ctx, int mode, void *callback);
     int (*ctx_default_verify_paths)(void *ctx);
     int (*ctx_load_verify_locations)(void *ctx, const char *file, const char *directory);
@@ -43,6 +46,7 @@ struct CTLSLibrary {
     void (*ssl_free)(void *ssl);
     long (*ssl_ctrl)(void *ssl, int command, long larg, void *parg);
     int (*ssl_set1_host)(void *ssl, const char *name);
+    void (*ssl_set_hostflags)(void *ssl, unsigned int flags);
     void *(*ssl_get0_param)(void *ssl);
     void (*ssl_set_bio)(void *ssl, void *rbio, void *wbio);
     int (*ssl_set_fd)(void *ssl, int fd);
@@ -83,6 +87,7 @@ static int ctls_bind(void *table, void *h, const char *n, char *e, size_t s) {
     l->ctx_free = TAKE("SSL_CTX_free");
     l->ctx_ctrl = TAKE("SSL_CTX_ctrl");
     l->ctx_set_options = TAKE("SSL_CTX_set_options");
+    l->ctx_set_cipher_list = TAKE("SSL_CTX_set_cipher_list");
     l->ctx_set_verify = TAKE("SSL_CTX_set_verify");
     l->ctx_default_verify_paths = TAKE("SSL_CTX_set_default_verify_paths");
     l->ctx_load_verify_locations = TAKE("SSL_CTX_load_verify_locations");
@@ -92,6 +97,7 @@ static int ctls_bind(void *table, void *h, const char *n, char *e, size_t s) {
     l->ssl_free = TAKE("SSL_free");
     l->ssl_ctrl = TAKE("SSL_ctrl");
     l->ssl_set1_host = TAKE("SSL_set1_host");
+    l->ssl_set_hostflags = TAKE("SSL_set_hostflags");
     l->ssl_get0_param = TAKE("SSL_get0_param");
     l->ssl_set_bio = TAKE("SSL_set_bio");
     l->ssl_set_fd = TAKE("SSL_set_fd");
@@ -145,6 +151,13 @@ int ctls_context_require_tls12(const CTLSLibrary *library, CTLSContext *context)
     return (int)library->ctx_ctrl(context, CTLS_SSL_CTRL_SET_MIN_PROTO_VERSION, CTLS_TLS1_2_VERSION, NULL);
 }
 
+int ctls_context_only_tls11(const CTLSLibrary *library, CTLSContext *context) {
+    // TLS 1.1 signs with MD5+SHA-1, which OpenSSL 3 allows only at security level 0.
+    return library->ctx_set_cipher_list(context, "DEFAULT@SECLEVEL=0") == 1 &&
+           library->ctx_ctrl(context, CTLS_SSL_CTRL_SET_MIN_PROTO_VERSION, CTLS_TLS1_1_VERSION, NULL) == 1 &&
+           library->ctx_ctrl(context, CTLS_SSL_CTRL_SET_MAX_PROTO_VERSION, CTLS_TLS1_1_VERSION, NULL) == 1;
+}
+
 uint64_t ctls_context_set_options(const CTLSLibrary *library, CTLSContext *context, uint64_t options) {
     return library->ctx_set_options(context, options);
 }
@@ -183,6 +196,10 @@ int ctls_session_set_server_name(const CTLSLibrary *library, CTLSSession *sessio
 }
 
 int ctls_session_expect_host(const CTLSLibrary *library, CTLSSession *session, const char *name) {
+    // A wildcard only as the whole leftmost label: "w*.example.com" must not match
+    // "www.example.com" (RFC 6125 §7.2 advises against partial wildcards; CA/B Forum rules
+    // forbid issuing them), which OpenSSL's X509_check_host allows by default.
+    library->ssl_set_hostflags(session, CTLS_X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
     return library->ssl_set1_host(session, name);
 }
 

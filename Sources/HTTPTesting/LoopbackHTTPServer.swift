@@ -57,6 +57,10 @@ public final class LoopbackHTTPServer: Sendable {
         case closeWithoutResponse
         /// These bytes as they are, then closes the connection.
         case raw([UInt8])
+        /// These bytes as they are, then closes the TCP connection without TLS close_notify
+        /// (RFC 8446 §6.1): what a cut by the network or an attacker looks like. Over plain HTTP,
+        /// the same as `raw`.
+        case cutWithoutCloseNotify([UInt8])
 
         /// A complete answer with a UTF-8 body.
         public static func response(status: Int, headers: [Header] = [], text: String) -> Reply {
@@ -450,6 +454,10 @@ extension LoopbackHTTPServer {
                 return false
             case .raw(let bytes):
                 _ = sendAll(fd, bytes)
+                return false
+            case .cutWithoutCloseNotify(let bytes):
+                _ = sendAll(fd, bytes)
+                fd.sendsCloseNotify = false
                 return false
             }
         }

@@ -17,11 +17,15 @@ extension LoopbackHTTPServer {
         public var privateKeyPath: String
         /// dlopen's name of libssl.
         public var libraryName: String
+        /// Offer TLS 1.1 and nothing else (at OpenSSL security level 0, which TLS 1.1 needs): a
+        /// server every client of this project must refuse (RFC 8996 deprecates TLS 1.0 and 1.1).
+        public var onlyTLS11: Bool
 
-        public init(certificateChainPath: String, privateKeyPath: String, libraryName: String = "libssl.so.3") {
+        public init(certificateChainPath: String, privateKeyPath: String, libraryName: String = "libssl.so.3", onlyTLS11: Bool = false) {
             self.certificateChainPath = certificateChainPath
             self.privateKeyPath = privateKeyPath
             self.libraryName = libraryName
+            self.onlyTLS11 = onlyTLS11
         }
     }
 
@@ -48,7 +52,13 @@ extension LoopbackHTTPServer {
             guard ctls_context_use_private_key(library, context, identity.privateKeyPath) == 1 else {
                 throw StartError(call: "loading \(identity.privateKeyPath)", errno: 0, reason: Self.errors(library))
             }
-            _ = ctls_context_require_tls12(library, context)
+            if identity.onlyTLS11 {
+                guard ctls_context_only_tls11(library, context) == 1 else {
+                    throw StartError(call: "limiting the server to TLS 1.1", errno: 0, reason: Self.errors(library))
+                }
+            } else {
+                _ = ctls_context_require_tls12(library, context)
+            }
             // SSL_write on the non-blocking socket then behaves like send(2) (SSL_CTX_set_mode(3)).
             ctls_context_set_partial_writes(library, context)
         }
@@ -66,11 +76,13 @@ extension LoopbackHTTPServer {
         }
     }
 
-    /// One accepted connection, plain or TLS; closing it sends close_notify first (best effort).
+    /// One accepted connection, plain or TLS; closing it sends close_notify first (best effort)
+    /// unless `sendsCloseNotify` was cleared.
     final class Link {
         let fd: Int32
         let library: OpaquePointer?
         let session: OpaquePointer?
+        var sendsCloseNotify = true
 
         init(fd: Int32, library: OpaquePointer? = nil, session: OpaquePointer? = nil) {
             self.fd = fd
@@ -80,7 +92,7 @@ extension LoopbackHTTPServer {
 
         deinit {
             if let library, let session {
-                _ = ctls_shutdown(library, session)
+                if sendsCloseNotify { _ = ctls_shutdown(library, session) }
                 ctls_session_free(library, session)
             }
             close(fd)

@@ -18,16 +18,23 @@ struct ZlibLibrary: @unchecked Sendable {
 
 /// Where a response body goes: decoded from its content coding (RFC 9110 §8.4: gzip, x-gzip,
 /// deflate), and refused with `.tooLarge` as soon as the decoded bytes pass the request's limit,
-/// so a small gzip that inflates to gigabytes stops there.
+/// so a small gzip that inflates to gigabytes stops there — or as soon as the encoded bytes pass
+/// `encodedLimit`, so that gzip members that inflate to nothing do not go on forever either.
 struct BodySink {
     let limit: Int
+    /// The most encoded bytes a body within `limit` can take: deflate's worst case is a stored
+    /// block, 5 bytes per 65,535 (RFC 1951 §3.2.4), plus gzip's 18-byte frame and its optional
+    /// header fields (FEXTRA alone up to 64 KiB, RFC 1952 §2.3.1). Generous on purpose.
+    let encodedLimit: Int
     private(set) var body: [UInt8] = []
+    private var encoded = 0
     private let inflater: Inflater?
 
     /// Fails with `.other` for a coding this transport cannot decode (br, zstd, compress, or a
     /// chain of several): its bytes would only reach the decoder as nonsense.
     init(limit: Int, contentEncoding: String?, zlib: ZlibLibrary) throws(TransportError) {
         self.limit = max(0, limit)
+        encodedLimit = self.limit > Int.max / 2 ? Int.max : self.limit + self.limit / 8 + 64 * 1024
         let codings = (contentEncoding ?? "").split(separator: ",").map { $0.trimmingSpaces().lowercased() }
             .filter { !$0.isEmpty && $0 != "identity" }
         switch codings {
@@ -53,6 +60,10 @@ struct BodySink {
     mutating func append(_ bytes: UnsafeRawBufferPointer) throws(TransportError) {
         guard !bytes.isEmpty else { return }
         if let inflater {
+            guard bytes.count <= encodedLimit - encoded else {
+                throw TransportError(.tooLarge, "encoded body larger than \(encodedLimit) bytes (the limit is \(limit) decoded)")
+            }
+            encoded += bytes.count
             try inflater.inflate(bytes, into: &body, limit: limit, tooLarge: tooLarge)
         } else {
             guard bytes.count <= limit - body.count else { throw tooLarge }
@@ -74,10 +85,14 @@ final class Inflater {
     private let output = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 1)
     /// Some input was given.
     private var started = false
-    /// A gzip member (or the zlib stream) has ended; anything after it that is not another member
-    /// is ignored, as gzip(1) does with trailing garbage.
+    /// A gzip member (or the zlib stream) has ended.
     private var ended = false
-    private var ignoringRest = false
+    /// Bytes after the last member (or the zlib stream) that do not start another member.
+    private var trailing = 0
+    /// Trailing bytes are ignored, as gzip(1) does with "trailing garbage" (a line end some
+    /// servers add), up to this many; more is refused: a server sending without end would
+    /// otherwise be read, for nothing, until the deadline.
+    static let trailingLimit = 1024
 
     init(_ library: ZlibLibrary, windowBits: Int32) throws(TransportError) {
         self.library = library
@@ -100,11 +115,16 @@ final class Inflater {
         var offset = 0
         var produced = 0
         // Until the input is used up and zlib holds no more output (a full window may hide more).
-        while !ignoringRest && (offset < input.count || produced == output.count) {
+        while offset < input.count || produced == output.count {
             if ended {
-                // RFC 1952 §2.2: a gzip file is a series of members; another one starts with 1F 8B.
-                guard gzip, offset < input.count, input[offset] == 0x1F else {
-                    ignoringRest = offset < input.count
+                guard offset < input.count else { return }
+                // RFC 1952 §2.2: a gzip file is a series of members; another one starts with 1F 8B
+                // right after the previous one.
+                guard gzip, trailing == 0, input[offset] == 0x1F else {
+                    trailing += input.count - offset
+                    guard trailing <= Self.trailingLimit else {
+                        throw TransportError(.other, "more than \(Self.trailingLimit) bytes after the end of the \(gzip ? "gzip" : "deflate") body")
+                    }
                     return
                 }
                 _ = czlib_inflate_reset(library.pointer, stream)
@@ -136,7 +156,7 @@ final class Inflater {
 
     /// A body that started but did not reach the end of its stream was cut inside the coding.
     func finish() throws(TransportError) {
-        if started && !ended && !ignoringRest {
+        if started && !ended {
             throw TransportError(.other, "the \(gzip ? "gzip" : "deflate") body ends before its stream does")
         }
     }

@@ -55,6 +55,10 @@ struct CurlRequest {
         check(ccurl_setopt_pointer(library, easy, CCURLOPT_WRITEDATA, context), "CURLOPT_WRITEDATA")
         check(ccurl_setopt_callback(library, easy, CCURLOPT_HEADERFUNCTION, receiveHeader), "CURLOPT_HEADERFUNCTION")
         check(ccurl_setopt_pointer(library, easy, CCURLOPT_HEADERDATA, context), "CURLOPT_HEADERDATA")
+        // TLS 1.0 and 1.1 are deprecated (RFC 8996); SocketTransport requires 1.2 as well. Without
+        // this floor libcurl would leave it to OpenSSL's security level, which a distribution
+        // may lower.
+        check(ccurl_setopt_long(library, easy, CCURLOPT_SSLVERSION, CLong(CCURL_SSLVERSION_TLSv1_2)), "CURLOPT_SSLVERSION")
         switch configuration.trust {
         case .system:
             break

@@ -2,10 +2,12 @@ import CCurl
 import Synchronization
 import Weather
 
-/// The `HTTPTransport` of the device: libcurl's easy API, loaded at run time from
-/// `libcurl.so.4` (Debian's `libcurl4`, the library FoundationNetworking links too), so the
-/// package builds with nothing but the Swift toolchain. Chosen by measurement over URLSession and
-/// AsyncHTTPClient: see docs/http-transport.md.
+/// An `HTTPTransport` over libcurl's easy API, loaded at run time from `libcurl.so.4` (Debian's
+/// `libcurl4`, the library FoundationNetworking links too), so the package builds with nothing
+/// but the Swift toolchain. Not the device's transport: `SocketTransport` is, because libcurl's
+/// dependencies cost the daemon its memory budget (docs/http-transport.md). This one stays as
+/// the measured alternative and a fallback (`weather fetch --transport curl`), held to the same
+/// contract by the same tests.
 ///
 /// What a request gets:
 /// - the whole exchange bounded by `HTTPRequest.timeout` (CURLOPT_TIMEOUT_MS), connecting by the
@@ -18,7 +20,8 @@ import Weather
 /// - the headers of the final response, the status as it is (the transport does not judge
 ///   4xx/5xx), and the body, refused with `.tooLarge` as soon as it passes
 ///   `HTTPRequest.maximumBodySize` (decoded bytes, so a gzip bomb stops there as well);
-/// - HTTPS checked against the system's CA certificates (libcurl's built-in bundle path, on Debian
+/// - HTTPS with TLS ≥ 1.2 (CURLOPT_SSLVERSION, as SocketTransport; RFC 8996), checked against
+///   the system's CA certificates (libcurl's built-in bundle path, on Debian
 ///   `/etc/ssl/certs/ca-certificates.crt`) unless `Configuration.trust` says otherwise.
 ///
 /// The easy handle, and with it the connection cache, DNS cache and TLS sessions, lives as long

@@ -102,7 +102,7 @@ struct HTTPTarget: Equatable {
     /// unless the request names its own; `Connection: keep-alive` unless it names its own. An
     /// empty value is sent as "Name:" (a field value may be empty, RFC 9110 §5.5).
     func requestHead(_ headers: [HTTPHeader]) -> [UInt8] {
-        let has = { (name: String) in HTTPHeader.value(of: name, in: headers) != nil }
+        let has = { (name: String) in HTTPHeader.first(name, in: headers) != nil }
         var text = "GET \(pathAndQuery) HTTP/1.1\r\n"
         if !has("Host") { text += "Host: \(hostHeader)\r\n" }
         for header in headers {
@@ -112,22 +112,5 @@ struct HTTPTarget: Equatable {
         if !has("Connection") { text += "Connection: keep-alive\r\n" }
         text += "\r\n"
         return Array(text.utf8)
-    }
-}
-
-extension HTTPHeader {
-    /// The value of the first header named `name`.
-    static func value(of name: String, in headers: [HTTPHeader]) -> String? {
-        headers.first { $0.isNamed(name) }?.value
-    }
-
-    /// Its name is `name`, ASCII case-insensitive (RFC 9110 §5.1).
-    func isNamed(_ name: String) -> Bool {
-        self.name.utf8.elementsEqual(name.utf8) { ($0 | Self.asciiCaseBit($0)) == ($1 | Self.asciiCaseBit($1)) }
-    }
-
-    /// 0x20 for an ASCII capital (the bit that lowercases it), 0 for anything else.
-    static func asciiCaseBit(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? 0x20 : 0
     }
 }

@@ -47,7 +47,7 @@ struct ResponseReader {
         let (framing, closeAfter) = try Self.framing(of: head)
         var body: [UInt8] = []
         if framing != .none {
-            let coding = HTTPHeader.value(of: "Content-Encoding", in: head.headers)
+            let coding = HTTPHeader.first("Content-Encoding", in: head.headers)
             var sink = try BodySink(limit: maximumBodySize, contentEncoding: coding, zlib: zlib)
             switch framing {
             case .none: break
@@ -163,69 +163,101 @@ struct ResponseReader {
         }
     }
 
-    /// Everything until the server closes (§6.3 item 8).
+    /// Everything until the server closes (§6.3 item 8). Over TLS that end must be close_notify:
+    /// without it anyone on the path could have cut the body, and nothing else frames it, so it
+    /// is `.truncated` (RFC 9112 §9.8, RFC 8446 §6.1).
     private func readToEnd(into sink: inout BodySink) throws(TransportError) {
         let inbox = connection.inbox
         repeat {
             try sink.append(inbox.bytes(0..<inbox.count))
             inbox.consume(inbox.count)
         } while try connection.fill(deadline, Self.waiting)
+        if connection.endedWithoutCloseNotify {
+            throw TransportError(.truncated, "the TLS connection ended without close_notify, so the body may be cut")
+        }
     }
+
+    /// The longest chunk-size line, extensions included. Nothing here uses an extension (a
+    /// recipient ignores those it does not know, RFC 9112 §7.1.1), so a longer line is a broken or
+    /// hostile server, and this memory is the board's.
+    static let chunkLineLimit = 4096
 
     /// chunked-body (RFC 9112 §7.1): chunk-size [ chunk-ext ] CRLF chunk-data CRLF …, then
     /// last-chunk, the trailer section (§7.1.2, read and dropped: trailers are not merged into the
-    /// headers, RFC 9110 §6.5.1) and a final CRLF.
+    /// headers, RFC 9110 §6.5.1) and a final CRLF. Lines are parsed where they lie in the inbox.
     private func readChunks(into sink: inout BodySink) throws(TransportError) {
+        let inbox = connection.inbox
         let cut = "the connection closed before the last chunk"
         while true {
-            let size = try Self.chunkSize(readLine(limit: 4096, cut: cut))
+            let sizeLine = try line(limit: Self.chunkLineLimit, cut: cut, tooLong: "a chunk-size line is longer than \(Self.chunkLineLimit) bytes")
+            let size = try Self.chunkSize(inbox.bytes(0..<sizeLine.length))
+            inbox.consume(sizeLine.end)
             if size == 0 { break }
             try copy(size, into: &sink, cut: { _ in cut })
-            guard try readLine(limit: 2, cut: cut).isEmpty else { throw TransportError(.other, "a chunk is longer than its size") }
+            // chunk-data is followed by CRLF and nothing else.
+            let end = try line(limit: 0, cut: cut, tooLong: "a chunk is longer than its size")
+            inbox.consume(end.end)
         }
         var trailerBytes = 0
         while true {
-            let line = try readLine(limit: Self.headLimit, cut: cut)
-            if line.isEmpty { return }
-            trailerBytes += line.count
-            guard trailerBytes <= Self.headLimit else { throw TransportError(.other, "the trailer section is larger than 64 KiB") }
+            let tooLong = "the trailer section is larger than \(Self.headLimit / 1024) KiB"
+            let trailer = try line(limit: Self.headLimit - trailerBytes, cut: cut, tooLong: tooLong)
+            inbox.consume(trailer.end)
+            if trailer.length == 0 { return }
+            trailerBytes += trailer.length
         }
     }
 
-    /// One line without its CRLF (or LF).
-    private func readLine(limit: Int, cut: String) throws(TransportError) -> [UInt8] {
+    /// Waits until the inbox starts with a whole line and returns its length without CR LF (or a
+    /// lone LF, §2.2) and how much to consume with its end. Longer than `limit`: refused, whether
+    /// it arrived in pieces or in one read.
+    private func line(limit: Int, cut: String, tooLong: String) throws(TransportError) -> (length: Int, end: Int) {
         let inbox = connection.inbox
+        var scanned = 0
         while true {
-            if let lineFeed = inbox.firstIndex(of: 0x0A) {
-                var line = Array(inbox.bytes(0..<lineFeed))
-                inbox.consume(lineFeed + 1)
-                if line.last == 0x0D { line.removeLast() }
-                return line
+            if let lineFeed = inbox.firstIndex(of: 0x0A, from: scanned) {
+                let length = lineFeed > 0 && inbox[lineFeed - 1] == 0x0D ? lineFeed - 1 : lineFeed
+                guard length <= limit else { throw TransportError(.other, tooLong) }
+                return (length, lineFeed + 1)
             }
-            guard inbox.count <= limit else { throw TransportError(.other, "a line of the chunked body is longer than \(limit) bytes") }
+            scanned = inbox.count
+            // One more byte than the limit may be the CR of a line that is not too long.
+            guard inbox.count <= limit + 1 else { throw TransportError(.other, tooLong) }
             guard try connection.fill(deadline, Self.waiting) else { throw TransportError(.truncated, cut) }
         }
     }
 
-    /// chunk-size = 1*HEXDIG, then BWS and chunk extensions (ignored, §7.1.1).
-    static func chunkSize(_ line: [UInt8]) throws(TransportError) -> Int {
+    /// chunk-size = 1*HEXDIG (at most 15 digits: no overflow), then nothing, or BWS ";" and chunk
+    /// extensions (RFC 9112 §7.1.1), which are skipped. Anything else after the digits ("5 junk",
+    /// "5 5") is refused: a parser that reads it differently, such as a proxy on the way, would
+    /// frame a different body (request smuggling's cousin, RFC 9112 §11.2). Controls other than
+    /// HTAB are refused inside extensions too.
+    static func chunkSize(_ line: UnsafeRawBufferPointer) throws(TransportError) -> Int {
         var size = 0
-        var digits = 0
-        for byte in line {
-            let value: Int
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = Int(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = Int(byte - UInt8(ascii: "a")) + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = Int(byte - UInt8(ascii: "A")) + 10
-            case 0x20, 0x09, UInt8(ascii: ";"): value = -1
-            default: throw TransportError(.other, "bad chunk size \(HTTPText.quoted(String(decoding: line.prefix(20), as: UTF8.self)))")
-            }
-            if value < 0 { break }
-            digits += 1
-            guard digits <= 15 else { throw TransportError(.other, "a chunk size of more than 15 hex digits") }
+        var index = 0
+        while index < line.count, let value = hexValue(line[index]) {
+            guard index < 15 else { throw TransportError(.other, "a chunk size of more than 15 hex digits") }
             size = size << 4 | value
+            index += 1
         }
-        guard digits > 0 else { throw TransportError(.other, "a chunk without a size") }
+        guard index > 0 else { throw badChunkSize(line) }
+        while index < line.count && (line[index] == 0x20 || line[index] == 0x09) { index += 1 }  // BWS
+        guard index < line.count else { return size }
+        guard line[index] == UInt8(ascii: ";") else { throw badChunkSize(line) }
+        for byte in line[index...] where (byte < 0x20 && byte != 0x09) || byte == 0x7F { throw badChunkSize(line) }
         return size
+    }
+
+    private static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
+        default: nil
+        }
+    }
+
+    private static func badChunkSize(_ line: UnsafeRawBufferPointer) -> TransportError {
+        TransportError(.other, "bad chunk size \(HTTPText.quoted(String(decoding: line.prefix(20), as: UTF8.self)))")
     }
 }

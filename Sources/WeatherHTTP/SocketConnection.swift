@@ -19,9 +19,13 @@ final class SocketConnection: @unchecked Sendable {
     /// Bytes received for the current request: none means a failure may be a stale connection.
     private(set) var receivedForRequest = 0
 
-    /// Connects (and, for https, completes the handshake) within the deadline.
-    init(_ target: HTTPTarget, context: TLSContext?, _ deadline: Deadline) throws(TransportError) {
-        fd = try Wire.open(target, deadline)
+    /// Connects (and, for https, completes the handshake) within the deadline. `fixedAddresses`:
+    /// the resolver's answer given in advance (`SocketTransport.Configuration.fixedAddresses`).
+    init(
+        _ target: HTTPTarget, context: TLSContext?, fixedAddresses: [String]? = nil, attemptDelay: Duration = HappyEyeballs.attemptDelay,
+        _ deadline: Deadline
+    ) throws(TransportError) {
+        fd = try Wire.open(target, fixedAddresses: fixedAddresses, attemptDelay: attemptDelay, deadline)
         key = target.connectionKey
         if let context {
             let isAddress = target.isIPv6Literal || Wire.literal(target.host, port: target.port) != nil
@@ -61,6 +65,9 @@ final class SocketConnection: @unchecked Sendable {
         receivedForRequest += count
         return count > 0
     }
+
+    /// The TLS stream ended without close_notify (never for plain TCP, whose end is its FIN).
+    var endedWithoutCloseNotify: Bool { tls?.endedWithoutCloseNotify ?? false }
 
     /// An idle connection can carry the next request: nothing unread, young enough, and the socket
     /// has nothing to say (no data, no FIN, no error) — a server that closed it while idle made it

@@ -63,7 +63,9 @@ final class SocketSession: Sendable {
             if let connection {
                 current = connection
             } else {
-                current = try SocketConnection(target, context: context, deadline)
+                current = try SocketConnection(
+                    target, context: context, fixedAddresses: configuration.fixedAddresses[target.host],
+                    attemptDelay: configuration.connectionAttemptDelay, deadline)
                 state.withLock { $0.connectionsOpened += 1 }
             }
             connection = current

@@ -10,6 +10,8 @@ import Weather
 /// What a request gets — the same contract as `CurlTransport`:
 /// - one deadline, `HTTPRequest.timeout`, for the whole exchange: name lookup (getaddrinfo_a),
 ///   connect, TLS handshake, write and read all wait in poll(2) for what is left of it;
+/// - the host's addresses raced as RFC 8305 says (`HappyEyeballs`): an address that black-holes
+///   costs 250 ms, not the deadline;
 /// - `GET`, the request's headers as given and in order (CR, LF or NUL in one: refused, `.other`),
 ///   `Host` first, `Accept-Encoding: gzip` unless the request names its own, `Connection:
 ///   keep-alive`; gzip and deflate bodies come back decoded;
@@ -18,9 +20,11 @@ import Weather
 /// - the body framed by Content-Length, the chunked coding (trailers read and dropped) or the
 ///   connection's end; none for 204 and 304; `.tooLarge` as soon as the decoded bytes pass
 ///   `HTTPRequest.maximumBodySize`; `.truncated` when the connection ends before the announced
-///   length or the last chunk;
+///   length or the last chunk, or, over TLS, without close_notify when its end frames the body
+///   (RFC 9112 §9.8); a chunk-size line with junk after the size or over 4 KiB, and more than
+///   1 KiB after the end of a gzip body, are refused (`.other`);
 /// - HTTPS with TLS ≥ 1.2, SNI, the chain verified against `Configuration.trust` and the host name
-///   (or IP address) checked against the certificate.
+///   (or IP address) checked against the certificate, wildcards only as a whole label.
 ///
 /// One idle connection per scheme, host and port is kept and reused by the next request (at
 /// most four, none idle longer than 60 s). A request that fails on a reused connection before a
@@ -40,6 +44,14 @@ public struct SocketTransport: HTTPTransport, Sendable {
         /// not exist).
         public var sslLibraryName: String
         public var zlibLibraryName: String
+        /// The resolver's seam: a host named here is not looked up; its addresses are these
+        /// literals ("127.0.0.2", "::1"), in this order, with the URL's port — what getaddrinfo
+        /// would have returned (like curl's CURLOPT_RESOLVE). Tests use it to give a name a first
+        /// address that black-holes, or a name a certificate is made for.
+        var fixedAddresses: [String: [String]] = [:]
+        /// RFC 8305 §5's "Connection Attempt Delay" (`HappyEyeballs.attemptDelay`); a seam, so a
+        /// test can tell "at once after a failure" from "after the delay" without racing a clock.
+        var connectionAttemptDelay: Duration = HappyEyeballs.attemptDelay
 
         public init(
             trust: Trust = .directory(path: "/etc/ssl/certs"), sslLibraryName: String = "libssl.so.3", zlibLibraryName: String = "libz.so.1"

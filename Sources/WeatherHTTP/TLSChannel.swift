@@ -14,6 +14,9 @@ final class TLSChannel {
     private let outgoing: OpaquePointer
     /// The peer closed the TCP connection: the incoming BIO reads as end of file once empty.
     private var peerClosed = false
+    /// The stream ended with the socket, without close_notify (RFC 8446 §6.1): a body framed by
+    /// the connection's end may have been cut by anyone on the path (RFC 9112 §9.8).
+    private(set) var endedWithoutCloseNotify = false
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 17 * 1024, alignment: 1)
 
     /// A client session for `target` on `context`: SNI and the expected name for a DNS name; the
@@ -99,19 +102,29 @@ final class TLSChannel {
                 try fill(fd, deadline, waitingFor, handshake: handshake)
             case Int32(CTLS_ERROR_WANT_WRITE):
                 continue  // A memory BIO never refuses a write; what was produced is sent above.
-            case Int32(CTLS_ERROR_ZERO_RETURN), Int32(CTLS_ERROR_SYSCALL), Int32(CTLS_ERROR_WANT_READ):
-                // close_notify, or the socket's end (SSL_OP_IGNORE_UNEXPECTED_EOF makes that a
-                // ZERO_RETURN too; SYSCALL with an empty queue is the same end in older releases).
+            case Int32(CTLS_ERROR_ZERO_RETURN):
+                // close_notify: the peer ended the stream on purpose.
                 let queue = library.drainErrors()
-                if handshake {
-                    throw TransportError(.tls, "TLS handshake failed: the server closed the connection" + (queue.isEmpty ? "" : " (\(queue))"))
-                }
-                guard queue.isEmpty else { throw TransportError(.other, "TLS: \(queue)") }
+                if handshake { throw closedInHandshake(queue) }
+                return 0
+            case _ where peerClosed:
+                // The socket ended without close_notify: OpenSSL 3 reports
+                // SSL_R_UNEXPECTED_EOF_WHILE_READING (SSL_ERROR_SSL), older releases SSL_ERROR_SYSCALL
+                // with an empty queue. It reads as the end; whether that cut the body is for the
+                // HTTP framing to say (RFC 9112 §9.8), so it is recorded.
+                let rest = library.drainErrors(except: SSLLibrary.unexpectedEOF)
+                if handshake { throw closedInHandshake(rest) }
+                guard rest.isEmpty else { throw TransportError(.other, "TLS: \(rest)") }
+                endedWithoutCloseNotify = true
                 return 0
             default:
                 throw handshake ? handshakeFailure() : TransportError(.other, "TLS: \(library.drainErrors())")
             }
         }
+    }
+
+    private func closedInHandshake(_ queue: String) -> TransportError {
+        TransportError(.tls, "TLS handshake failed: the server closed the connection" + (queue.isEmpty ? "" : " (\(queue))"))
     }
 
     /// "TLS handshake failed: certificate verify failed: self-signed certificate (X509 error 18);

@@ -15,15 +15,18 @@ struct SSLLibrary: @unchecked Sendable {
         return .success(SSLLibrary(pointer: opened))
     }
 
+    /// The peer closed without close_notify (CTLS_ERR_UNEXPECTED_EOF).
+    static let unexpectedEOF = UInt(CTLS_ERR_UNEXPECTED_EOF)
+
     /// OpenSSL's error queue (ERR_get_error(3), thread-local) as one line, emptied: "error:0A000086:
-    /// SSL routines::certificate verify failed; …". At most four entries.
-    func drainErrors() -> String {
+    /// SSL routines::certificate verify failed; …". At most four entries; `except` is left out.
+    func drainErrors(except ignored: UInt = 0) -> String {
         var lines: [String] = []
         var buffer = [CChar](repeating: 0, count: 256)
         while true {
             let code = ctls_error_next(pointer)
             if code == 0 { break }
-            if lines.count < 4 {
+            if code != ignored && lines.count < 4 {
                 ctls_error_string(pointer, code, &buffer, buffer.count)
                 lines.append(HTTPText.string(buffer))
             }
@@ -53,9 +56,8 @@ final class TLSContext: @unchecked Sendable {
         guard ctls_context_require_tls12(lib, context) == 1 else {
             throw TransportError(.tls, "cannot require TLS 1.2: \(library.drainErrors())")
         }
-        // HTTP/1.1 frames its own messages (RFC 9112 §6.3): a close without close_notify reads as EOF
-        // and the framing decides whether the body is complete (SSL_CTX_set_options(3)).
-        _ = ctls_context_set_options(lib, context, CTLS_OP_IGNORE_UNEXPECTED_EOF)
+        // No SSL_OP_IGNORE_UNEXPECTED_EOF: a close without close_notify must stay visible, since a
+        // body framed by the connection's end is complete only with it (RFC 9112 §9.8; TLSChannel).
         ctls_context_verify_peer(lib, context)
         let loaded: Int32
         let source: String

@@ -105,14 +105,22 @@ struct SocketTransportTests {
         #expect(throws: TransportError.self) { try notHTTP.withUnsafeBytes { (bytes) throws(TransportError) in try ResponseReader.parseHead(bytes) } }
     }
 
-    @Test("Chunk sizes: hex, extensions, too long, not hex")
+    @Test("Chunk sizes: hex, extensions, too long, not hex, junk after the digits")
     func chunkSizes() throws {
-        #expect(try ResponseReader.chunkSize(Array("1a".utf8)) == 26)
-        #expect(try ResponseReader.chunkSize(Array("FF ; name=value".utf8)) == 255)
-        #expect(try ResponseReader.chunkSize(Array("0".utf8)) == 0)
-        #expect(throws: TransportError.self) { try ResponseReader.chunkSize(Array("1000000000000000".utf8)) }
-        #expect(throws: TransportError.self) { try ResponseReader.chunkSize(Array("zz".utf8)) }
-        #expect(throws: TransportError.self) { try ResponseReader.chunkSize(Array(";x".utf8)) }
+        let size = { (text: String) throws -> Int in
+            try Array(text.utf8).withUnsafeBytes { (bytes) throws(TransportError) in try ResponseReader.chunkSize(bytes) }
+        }
+        #expect(try size("1a") == 26)
+        #expect(try size("FF ; name=value") == 255)
+        #expect(try size("5;a=\"b c\";d") == 5)
+        #expect(try size("0") == 0)
+        #expect(try size("7 ") == 7)
+        #expect(throws: TransportError.self) { try size("1000000000000000") }
+        #expect(throws: TransportError.self) { try size("zz") }
+        #expect(throws: TransportError.self) { try size(";x") }
+        #expect(throws: TransportError.self) { try size("5 junk") }
+        #expect(throws: TransportError.self) { try size("5 5") }
+        #expect(throws: TransportError.self) { try size("5;a\u{0}") }
     }
 
     @Test("A response head over 64 KiB: .other")

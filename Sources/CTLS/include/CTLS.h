@@ -40,11 +40,10 @@ enum {
     CTLS_X509_V_OK = 0,
 };
 
-/// SSL_OP_IGNORE_UNEXPECTED_EOF (ssl.h, OpenSSL 3.0: SSL_OP_BIT(7)): a peer that closes without
-/// close_notify reads as EOF (SSL_ERROR_ZERO_RETURN) instead of SSL_R_UNEXPECTED_EOF_WHILE_READING.
-/// HTTP/1.1 frames its messages itself (RFC 9112 §6.3), so a missing close_notify changes nothing
-/// a Content-Length or the last chunk does not already tell.
-#define CTLS_OP_IGNORE_UNEXPECTED_EOF 0x80ULL  // SSL_OP_BIT(7) = (uint64_t)1 << 7
+/// ERR_get_error(3)'s code for SSL_R_UNEXPECTED_EOF_WHILE_READING, ERR_PACK(ERR_LIB_SSL, 0, 294):
+/// the peer closed the socket without close_notify ("error:0A000126:SSL routines::unexpected eof
+/// while reading").
+#define CTLS_ERR_UNEXPECTED_EOF 0x0A000126UL
 
 /// Opens libssl by file name (dlopen's search: "libssl.so.3"), takes its functions (libcrypto's
 /// through the same handle, it is a dependency) and initialises it (OPENSSL_init_ssl). Thread-safe;
@@ -61,6 +60,10 @@ CTLSContext *ctls_context_new(const CTLSLibrary *library, int server);
 void ctls_context_free(const CTLSLibrary *library, CTLSContext *context);
 /// SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION): 1 on success.
 int ctls_context_require_tls12(const CTLSLibrary *library, CTLSContext *context);
+/// For test servers only: SSL_CTX_set_cipher_list(ctx, "DEFAULT@SECLEVEL=0") and the min and max
+/// protocol versions (SSL_CTX_ctrl 123 and 124) both TLS1_1_VERSION: a server that offers TLS 1.1
+/// and nothing else, which every client here must refuse. 1 on success.
+int ctls_context_only_tls11(const CTLSLibrary *library, CTLSContext *context);
 /// SSL_CTX_set_options(3): adds `options`, returns the new set.
 uint64_t ctls_context_set_options(const CTLSLibrary *library, CTLSContext *context, uint64_t options);
 /// SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER):
@@ -86,7 +89,9 @@ void ctls_session_free(const CTLSLibrary *library, CTLSSession *session);
 /// SNI (RFC 6066 §3): SSL_set_tlsext_host_name, i.e. SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME,
 /// TLSEXT_NAMETYPE_host_name, name). Only for DNS names, never for address literals. 1 on success.
 int ctls_session_set_server_name(const CTLSLibrary *library, CTLSSession *session, const char *name);
-/// SSL_set1_host(3): the peer certificate must carry this DNS name (RFC 6125 matching). 1 on success.
+/// SSL_set_hostflags(ssl, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS) and SSL_set1_host(3): the peer
+/// certificate must carry this DNS name (RFC 6125 matching; a wildcard only as a whole leftmost
+/// label). 1 on success.
 int ctls_session_expect_host(const CTLSLibrary *library, CTLSSession *session, const char *name);
 /// X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), address): the certificate must carry this
 /// IP address in its subjectAltName. 1 on success.

@@ -34,8 +34,16 @@ public struct HTTPHeader: Sendable, Equatable {
         self.value = value
     }
 
-    static func first(_ name: String, in headers: [HTTPHeader]) -> String? {
-        headers.first { $0.name.utf8.elementsEqual(name.utf8, by: { asciiLower($0) == asciiLower($1) }) }?.value
+    /// Its name is `name`, ASCII case-insensitive (RFC 9110 §5.1: field names are tokens, so no
+    /// Unicode case folding), compared byte by byte without allocating. The one name comparison
+    /// of the package: the messages here and both transports use it.
+    public func isNamed(_ name: String) -> Bool {
+        self.name.utf8.elementsEqual(name.utf8) { Self.asciiLower($0) == Self.asciiLower($1) }
+    }
+
+    /// The value of the first header in `headers` named `name`, if any.
+    public static func first(_ name: String, in headers: [HTTPHeader]) -> String? {
+        headers.first { $0.isNamed(name) }?.value
     }
 
     private static func asciiLower(_ byte: UInt8) -> UInt8 {
@@ -72,7 +80,8 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case hostNotFound
         /// The TLS handshake or the certificate check failed (a clock far off breaks it too).
         case tls
-        /// The connection closed before the body announced by Content-Length was complete.
+        /// The connection closed before the body announced by Content-Length, or the last chunk,
+        /// was complete; or a TLS body framed by the connection's end ended without close_notify.
         case truncated
         /// The body is larger than `HTTPRequest.maximumBodySize`.
         case tooLarge

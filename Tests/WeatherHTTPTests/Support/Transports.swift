@@ -73,6 +73,8 @@ struct AnyTransport: HTTPTransport, Sendable {
 /// `openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 36500 …`:
 /// - localhost.pem/.key: CN=localhost, subjectAltName DNS:localhost, IP:127.0.0.1;
 /// - other-name.pem/.key: CN=weather.example, subjectAltName DNS:weather.example only;
+/// - partial-wildcard.pem/.key: CN and subjectAltName DNS:w*.example.com, a partial wildcard
+///   that must not match www.example.com (X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
 /// - ca-directory/: localhost.pem under its subject hash (`openssl x509 -hash`), an OpenSSL
 ///   hashed directory that trusts only it.
 /// Test keys, for 127.0.0.1 only; they protect nothing.
@@ -81,6 +83,15 @@ enum TestCertificates {
 
     static var localhost: LoopbackHTTPServer.TLSIdentity {
         .init(certificateChainPath: path("localhost.pem"), privateKeyPath: path("localhost.key"))
+    }
+
+    static var partialWildcard: LoopbackHTTPServer.TLSIdentity {
+        .init(certificateChainPath: path("partial-wildcard.pem"), privateKeyPath: path("partial-wildcard.key"))
+    }
+
+    /// localhost's identity on a server that offers TLS 1.1 only.
+    static var localhostTLS11: LoopbackHTTPServer.TLSIdentity {
+        .init(certificateChainPath: path("localhost.pem"), privateKeyPath: path("localhost.key"), onlyTLS11: true)
     }
 
     static var otherName: LoopbackHTTPServer.TLSIdentity {
