@@ -16,14 +16,18 @@ struct METNorwayDecodingTests {
         service.decode(response, for: order, receivedAt: received)
     }
 
+    /// The report and validators of a decoded response; anything else (a failure, a 304) throws.
+    static func report(_ response: HTTPResponse, order: FetchOrder = order) throws -> (WeatherReport, CacheValidators) {
+        let outcome = try decode(response, order: order).get()
+        guard case .report(let report, let validators) = outcome else { throw UnexpectedSuccess(description: "\(outcome)") }
+        return (report, validators)
+    }
+
     @Test("Corpus: Oslo, now, the hourly steps, local days and the cache validators", .enabled(if: WeatherCorpus.isPresent))
     func corpusOslo() throws {
         let (status, headers) = try WeatherCorpus.headers("met-norway-compact.headers.txt")
         let response = HTTPResponse(status: status, headers: headers, body: try WeatherCorpus.corpus("met-norway-compact.json"))
-        guard case .report(let report, let validators) = try Self.decode(response).get() else {
-            Issue.record("expected a report")
-            return
-        }
+        let (report, validators) = try Self.report(response)
         #expect(report.provider == .metNorway)
         #expect(report.latitude == 59.9139 && report.longitude == 10.7522 && report.elevation == 23)
         #expect(report.utcOffsetSeconds == 0 && report.timeZone == nil)
@@ -86,10 +90,7 @@ struct METNorwayDecodingTests {
         #expect(try Self.decode(HTTPResponse(status: 429, headers: [HTTPHeader("Retry-After", "30")])).failureValue()
             == .rateLimited(reason: "throttled", wait: .duration(.seconds(30))))
         #expect(try Self.decode(HTTPResponse(status: 502)).failureValue() == .serverError(status: 502, reason: ""))
-        guard case .report(let deprecated, _) = try Self.decode(HTTPResponse(status: 203, body: Array(Self.minimal.utf8))).get() else {
-            Issue.record("203 must give the forecast")
-            return
-        }
+        let (deprecated, _) = try Self.report(HTTPResponse(status: 203, body: Array(Self.minimal.utf8)))
         #expect(deprecated.current?.temperature == 0)
     }
 
@@ -102,15 +103,14 @@ struct METNorwayDecodingTests {
 
     @Test("missing optional blocks, empty details, -0.0 and unknown symbols are handled")
     func edges() throws {
-        guard case .report(let report, let validators) = try Self.decode(HTTPResponse(status: 200, body: Array(Self.minimal.utf8))).get()
-        else { return }
+        let (report, validators) = try Self.report(HTTPResponse(status: 200, body: Array(Self.minimal.utf8)))
         #expect(validators == .none)
         let now = try #require(report.current)
         #expect(now.temperature == 0 && now.temperature?.sign == .plus && now.humidity == nil && now.windSpeed == nil)
         #expect(now.condition == Condition(group: .clear, isNight: true, code: "clearsky"))
         #expect(report.hours.count == 1 && report.hours[0].precipitation == nil)
         let unknown = Self.minimal.replacingOccurrences(of: "clearsky_night", with: "volcanicash_day")
-        guard case .report(let odd, _) = try Self.decode(HTTPResponse(status: 200, body: Array(unknown.utf8))).get() else { return }
+        let (odd, _) = try Self.report(HTTPResponse(status: 200, body: Array(unknown.utf8)))
         #expect(odd.current?.condition == nil)
     }
 
