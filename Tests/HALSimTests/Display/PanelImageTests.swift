@@ -98,9 +98,11 @@ import Musl
         #expect(z.count == 2 + 5 + 65535 + 5 + 4465 + 4)
     }
 
+    static let pythonZlib = system("python3 -c 'import zlib' >/dev/null 2>&1") == 0
+
     /// Python's zlib is a known-good inflater with CRC and Adler checks; skipped without python3.
-    @Test func testPanelImage_PNG_DecodesWithPythonZlib() throws {
-        guard system("python3 -c 'import zlib' >/dev/null 2>&1") == 0 else { return }
+    @Test(.enabled(if: pythonZlib, "python3 with zlib is not installed"))
+    func testPanelImage_PNG_DecodesWithPythonZlib() throws {
         var image = PanelImage(width: 128, height: 64) { x, y in (x * 7 + y * 3) % 5 == 0 }
         image[127, 63] = true
         let path = "/tmp/thunderstorm-panel-\(getpid())"
