@@ -3,19 +3,30 @@ import JSON
 
 /// The BME280 vectors (`../shared/corpus/sensors/bme280-vectors.json`, next to the repository,
 /// or `$THUNDERSTORM_CORPUS/sensors/…`): calibration register images with their trimming
-/// words, raw ADC values with the data-sheet results. Absent → the suites report SKIPPED.
+/// words, raw ADC values with the data-sheet results. Absent → the suites report SKIPPED; there
+/// but unreadable or not a JSON object → every accessor throws and the suites FAIL.
 enum BME280Corpus {
-    static let path = Corpus.path("sensors/bme280-vectors.json")
+    static let relative = "sensors/bme280-vectors.json"
 
-    /// The parsed document, or nil when the file is absent or not JSON.
-    static let document: [String: JSONValue]? = {
-        guard let bytes = try? Corpus.readFile(path),
-            case .success(.object(let root)) = JSONValue.parse(bytes)
-        else { return nil }
-        return root
+    static var isPresent: Bool { Corpus.exists(relative) }
+
+    struct Damaged: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The parsed document: empty when the file is absent, an error when it is damaged.
+    private static let loaded: Result<[String: JSONValue], Damaged> = {
+        guard isPresent else { return .success([:]) }
+        let bytes: [UInt8]
+        do { bytes = try Corpus.bytes(relative) } catch { return .failure(Damaged(description: "\(error)")) }
+        switch JSONValue.parse(bytes) {
+        case .success(.object(let root)): return .success(root)
+        case .success: return .failure(Damaged(description: "\(Corpus.path(relative)): not a JSON object"))
+        case .failure(let error): return .failure(Damaged(description: "\(Corpus.path(relative)): \(error)"))
+        }
     }()
 
-    static var isPresent: Bool { document != nil }
+    static func document() throws(Damaged) -> [String: JSONValue] { try loaded.get() }
 
     struct CalibrationImage: Sendable, CustomStringConvertible {
         var id: String
@@ -43,23 +54,24 @@ enum BME280Corpus {
         var temperature: Double, pressure: Double, humidity: Double
     }
 
-    static let calibrationSets: [String: CalibrationImage] = {
-        guard case .object(let sets)? = document?["calibration_sets"] else { return [:] }
+    static func calibrationSets() throws(Damaged) -> [String: CalibrationImage] {
+        guard case .object(let sets)? = try document()["calibration_sets"] else { return [:] }
         var result: [String: CalibrationImage] = [:]
         for (id, value) in sets { result[id] = image(id, value, wordsKey: "words") }
         return result
-    }()
+    }
 
-    static let decodingVectors: [CalibrationImage] = {
-        guard case .array(let items)? = document?["calibration_decoding_vectors"] else { return [] }
+    static func decodingVectors() throws(Damaged) -> [CalibrationImage] {
+        guard case .array(let items)? = try document()["calibration_decoding_vectors"] else { return [] }
         return items.compactMap { item in
             guard case .string(let id)? = item["id"] else { return nil }
             return image(id, item, wordsKey: "expected_words")
         }
-    }()
+    }
 
-    static let compensationVectors: [Vector] = {
-        guard case .array(let items)? = document?["compensation_vectors"] else { return [] }
+    static func compensationVectors() throws(Damaged) -> [Vector] {
+        guard case .array(let items)? = try document()["compensation_vectors"] else { return [] }
+        let calibrationSets = try calibrationSets()
         return items.compactMap { item in
             guard case .string(let id)? = item["id"], case .string(let set)? = item["calibration"],
                 let calibration = calibrationSets[set],
@@ -77,20 +89,20 @@ enum BME280Corpus {
                 dataRegisters: hexBytes(data), tFine: Int32(tFine), temperatureCenti: Int32(t),
                 pressureQ24_8: UInt32(p), humidityQ22_10: UInt32(h), temperature: td, pressure: pd, humidity: hd)
         }
-    }()
+    }
 
-    static let tolerances: Tolerances? = {
-        guard let t = document?["tolerances"]?["suggested_test_tolerances"],
+    static func tolerances() throws(Damaged) -> Tolerances? {
+        guard let t = try document()["tolerances"]?["suggested_test_tolerances"],
             case .number(let temperature)? = t["T_degC"], case .number(let pressure)? = t["P_Pa"],
             case .number(let humidity)? = t["H_pct"]
         else { return nil }
         return Tolerances(temperature: temperature, pressure: pressure, humidity: humidity)
-    }()
+    }
 
     /// How many vectors the file lists, parsed or not (so a vector that fails to parse fails
     /// a test instead of vanishing).
-    static func listed(_ key: String) -> Int {
-        guard case .array(let items)? = document?[key] else { return 0 }
+    static func listed(_ key: String) throws(Damaged) -> Int {
+        guard case .array(let items)? = try document()[key] else { return 0 }
         return items.count
     }
 
