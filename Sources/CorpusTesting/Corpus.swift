@@ -39,6 +39,32 @@ public enum Corpus {
         return names.sorted()
     }
 
+    /// The names in the directory `relative` ending in `suffix`, for a corpus-driven argument
+    /// list: none when the directory is absent (its suite is skipped by `.enabled(if:)`), else
+    /// exactly `count` of them or an error. A listing that came back short would run fewer
+    /// cases, or none, and pass; thrown from `arguments:`, the error fails the test instead.
+    public static func names(
+        in relative: String, endingWith suffix: String, expecting count: Int
+    ) throws(UnexpectedListing) -> [String] {
+        guard exists(relative) else { return [] }
+        let found = names(in: relative, endingWith: suffix)
+        guard found.count == count else {
+            throw UnexpectedListing(directory: path(relative), suffix: suffix, expected: count, found: found)
+        }
+        return found
+    }
+
+    public struct UnexpectedListing: Error, CustomStringConvertible {
+        public var directory: String
+        public var suffix: String
+        public var expected: Int
+        public var found: [String]
+        public var description: String {
+            "\(directory): \(found.count) names ending in \(suffix) where the corpus has \(expected)"
+                + (found.isEmpty ? "" : ": " + found.joined(separator: ", "))
+        }
+    }
+
     public struct Unreadable: Error, CustomStringConvertible {
         public var path: String
         public var description: String { "\(path) cannot be read" }

@@ -10,8 +10,14 @@ enum DisplayCorpus {
 
     static let isPresent = Corpus.exists("displays")
 
-    /// The `*.log` names, sorted; empty when the corpus is absent.
-    static let logs = Corpus.names(in: "displays", endingWith: ".log")
+    /// How many `*.log` streams the corpus holds.
+    static let logCount = 9
+
+    /// The `*.log` names, sorted, for `arguments:`: none when the corpus is absent, an error (a
+    /// failed test, not zero cases) when it lists other than `logCount`.
+    static func logs() throws -> [String] {
+        try Corpus.names(in: "displays", endingWith: ".log", expecting: logCount)
+    }
 
     /// The bytes of a corpus file, or nil when it cannot be read.
     static func bytes(_ name: String) -> [UInt8]? { try? Corpus.bytes("displays/" + name) }

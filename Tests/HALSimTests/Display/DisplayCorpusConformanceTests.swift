@@ -22,7 +22,7 @@ struct DisplayCorpusConformanceTests {
         "u8g2_sh1106.log": [0x8D, 0x20, 0x2E],
     ]
 
-    static var panelLogs: [String] { DisplayCorpus.logs.filter { !$0.contains("hd44780") } }
+    static func panelLogs() throws -> [String] { try DisplayCorpus.logs().filter { !$0.contains("hd44780") } }
 
     static func replay(_ name: String) throws -> (PanelLogReplay, any PanelModel) {
         let clock = VirtualClock()
@@ -31,7 +31,7 @@ struct DisplayCorpusConformanceTests {
         return (replay, model)
     }
 
-    @Test("Corpus: every log replays into its model without unacknowledged transactions", arguments: DisplayCorpus.logs)
+    @Test("Corpus: every log replays into its model without unacknowledged transactions", arguments: try DisplayCorpus.logs())
     func corpusReplays(log: String) throws {
         let (replay, _) = try Self.replay(log)
         #expect(replay.transactions > 0, "\(log) has transactions")
@@ -39,7 +39,7 @@ struct DisplayCorpusConformanceTests {
         #expect(replay.issues.isEmpty, "\(log): \(replay.issues.prefix(3))")
     }
 
-    @Test("Corpus: every snapshot equals its expected image pixel for pixel", arguments: panelLogs)
+    @Test("Corpus: every snapshot equals its expected image pixel for pixel", arguments: try panelLogs())
     func corpusSnapshotsMatch(log: String) throws {
         let (replay, model) = try Self.replay(log)
         #expect(!replay.snapshots.isEmpty, "\(log) has snapshots")
