@@ -1,3 +1,4 @@
+import CorpusTesting
 import HAL
 import HTTPTesting
 import Testing

@@ -1,3 +1,4 @@
+import CorpusTesting
 import HTTPTesting
 import Testing
 import Weather
@@ -9,7 +10,7 @@ import WeatherHTTP
 /// when the corpus is absent.
 @Suite(.enabled(if: WeatherCorpus.isPresent, "../shared/corpus/weather is absent"), .timeLimit(.minutes(1)))
 struct TransportCorpusTests {
-    @Test("Corpus: every JSON fixture comes back byte for byte over HTTP", arguments: TransportKind.allCases, WeatherCorpus.jsonFiles)
+    @Test("Corpus: every JSON fixture comes back byte for byte over HTTP", arguments: TransportKind.allCases, try WeatherCorpus.jsonFiles())
     func corpusBodies(kind: TransportKind, name: String) throws {
         let body = try WeatherCorpus.bytes(name)
         let server = try LoopbackHTTPServer()

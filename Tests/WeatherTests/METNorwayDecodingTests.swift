@@ -1,3 +1,4 @@
+import CorpusTesting
 import Foundation
 import HAL
 import Testing
@@ -26,7 +27,7 @@ struct METNorwayDecodingTests {
     @Test("Corpus: Oslo, now, the hourly steps, local days and the cache validators", .enabled(if: WeatherCorpus.isPresent))
     func corpusOslo() throws {
         let (status, headers) = try WeatherCorpus.headers("met-norway-compact.headers.txt")
-        let response = HTTPResponse(status: status, headers: headers, body: try WeatherCorpus.corpus("met-norway-compact.json"))
+        let response = HTTPResponse(status: status, headers: headers, body: try WeatherCorpus.bytes("met-norway-compact.json"))
         let (report, validators) = try Self.report(response)
         #expect(report.provider == .metNorway)
         #expect(report.latitude == 59.9139 && report.longitude == 10.7522 && report.elevation == 23)

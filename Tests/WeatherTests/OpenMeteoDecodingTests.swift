@@ -1,3 +1,4 @@
+import CorpusTesting
 import HAL
 import Testing
 @testable import Weather
@@ -22,7 +23,7 @@ struct OpenMeteoDecodingTests {
     @Test("Corpus: Berlin, current + 48 hours + 2 days, local times become UTC with the offset",
           .enabled(if: WeatherCorpus.isPresent))
     func corpusBerlin() throws {
-        let report = try Self.report(try WeatherCorpus.corpus("open-meteo-current-hourly-daily.json"))
+        let report = try Self.report(try WeatherCorpus.bytes("open-meteo-current-hourly-daily.json"))
         #expect(report.provider == .openMeteo)
         #expect(report.timeZone == "Europe/Berlin")
         #expect(report.utcOffsetSeconds == 3600)
@@ -54,7 +55,7 @@ struct OpenMeteoDecodingTests {
     @Test("Corpus: Denver in °F, mp/h and inch, a null probability, a negative offset",
           .enabled(if: WeatherCorpus.isPresent))
     func corpusImperial() throws {
-        let report = try Self.report(try WeatherCorpus.corpus("open-meteo-imperial-forecast-hours.json"))
+        let report = try Self.report(try WeatherCorpus.bytes("open-meteo-imperial-forecast-hours.json"))
         #expect(report.utcOffsetSeconds == -21600)
         let now = try #require(report.current)
         #expect(now.time == .utc("2026-07-04T20:30:00Z"))
@@ -71,7 +72,7 @@ struct OpenMeteoDecodingTests {
 
     @Test("Corpus: a 400 is a configuration problem with the service's reason", .enabled(if: WeatherCorpus.isPresent))
     func corpusBadRequest() throws {
-        let result = Self.decode(try WeatherCorpus.corpus("open-meteo-error.json"), status: 400)
+        let result = Self.decode(try WeatherCorpus.bytes("open-meteo-error.json"), status: 400)
         guard case .failure(.badRequest(400, let reason)) = result else {
             Issue.record("expected badRequest, got \(result)")
             return
@@ -82,7 +83,7 @@ struct OpenMeteoDecodingTests {
 
     @Test("Corpus: a 429 waits as its reason says", .enabled(if: WeatherCorpus.isPresent))
     func corpusRateLimited() throws {
-        let result = Self.decode(try WeatherCorpus.corpus("open-meteo-error-429-minutely.json"), status: 429)
+        let result = Self.decode(try WeatherCorpus.bytes("open-meteo-error-429-minutely.json"), status: 429)
         #expect(try result.failureValue() == .rateLimited(
             reason: "Minutely API request limit exceeded. Please try again in one minute.", wait: .duration(.seconds(60))))
     }

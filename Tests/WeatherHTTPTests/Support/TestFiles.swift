@@ -2,22 +2,10 @@ import CorpusTesting
 import HTTPTesting
 import Weather
 
-
-/// The weather corpus (`../shared/corpus/weather`): provider bodies and recorded response
-/// heads (see its README.md).
-enum WeatherCorpus {
-    static let isPresent = Corpus.exists("weather")
-
-    /// The names of the corpus files ending in `suffix`, sorted; empty when the corpus is absent.
-    static func names(endingWith suffix: String) -> [String] { Corpus.names(in: "weather", endingWith: suffix) }
-
-    static var jsonFiles: [String] { names(endingWith: ".json") }
-
-    static func bytes(_ name: String) throws -> [UInt8] { try Corpus.bytes("weather/" + name) }
-
+extension WeatherCorpus {
     /// A recorded response head (`*.headers.txt`) as a reply of the loopback server.
     static func recordedReply(_ name: String, body: [UInt8] = []) throws -> LoopbackHTTPServer.Reply {
-        try .recorded(head: String(decoding: bytes(name), as: UTF8.self), body: body)
+        try .recorded(head: head(name), body: body)
     }
 }
 
