@@ -1,35 +1,27 @@
-import Foundation
-import GPS
 import AllocationCounting
+import CorpusTesting
+import GPS
 import Testing
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The NMEA corpus (`../shared/corpus/nmea`, next to the repository, or
 /// `$THUNDERSTORM_CORPUS/nmea`), when present.
-let nmeaCorpusDirectory: URL = {
-    if let path = ProcessInfo.processInfo.environment["THUNDERSTORM_CORPUS"] {
-        return URL(fileURLWithPath: path).appendingPathComponent("nmea")
-    }
-    return URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/corpus/nmea")
-}()
-let nmeaCorpusPresent = FileManager.default.fileExists(atPath: nmeaCorpusDirectory.path)
+let nmeaCorpusPresent = Corpus.exists("nmea")
+
+/// How many `*.log` captures the corpus holds (each with its gpsd `.log.chk`).
+let nmeaCorpusLogCount = 20
 
 /// The bytes of one corpus log with its `#` comment lines removed, as gpsfake replays it.
 func corpusStream(_ name: String) throws -> [UInt8] {
-    var bytes = [UInt8](try Data(contentsOf: nmeaCorpusDirectory.appendingPathComponent(name)))
+    var bytes = try Corpus.bytes("nmea/" + name)
     var comments = CaptureCommentFilter()
     let kept = bytes.withUnsafeMutableBytes { comments.strip($0) }
     return Array(bytes[..<kept])
 }
 
+/// The capture names (`bu353s4.log`, …), sorted: none when the corpus is absent, an error when
+/// it holds other than `nmeaCorpusLogCount`.
 func corpusLogNames() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: nmeaCorpusDirectory.path)
-        .filter { $0.hasSuffix(".log") }.sorted()
+    try Corpus.names(in: "nmea", endingWith: ".log", expecting: nmeaCorpusLogCount)
 }
 
 // MARK: - The corpus
@@ -53,7 +45,6 @@ let expectedMalformed: [String: String] = [
         var seenExpected = Set<String>()
         var totals = (accepted: 0, decoded: 0, unknown: 0, malformed: 0)
         let names = try corpusLogNames()
-        #expect(names.count == 20)
         var streams: [(String, [UInt8])] = []
         for name in names { streams.append((name, try corpusStream(name))) }
 
@@ -116,7 +107,7 @@ let expectedMalformed: [String: String] = [
 
     /// The sentences gpsd echoed in the `.chk`, in order (every non-JSON line, CR removed).
     func gpsdAccepted(_ name: String) throws -> [String] {
-        let data = try Data(contentsOf: nmeaCorpusDirectory.appendingPathComponent(name + ".chk"))
+        let data = try Corpus.bytes("nmea/" + name + ".chk")
         return data.split(separator: 0x0A, omittingEmptySubsequences: false).compactMap { raw -> String? in
             var line = Array(raw)
             if line.last == 0x0D { line.removeLast() }

@@ -59,9 +59,9 @@ struct GPSDCorpusConformanceTests {
         return replay
     }
 
-    @Test("Corpus: accepted sentences equal gpsd's echo", arguments: GPSDCorpus.captures)
+    @Test("Corpus: accepted sentences equal gpsd's echo", arguments: try GPSDCorpus.captures())
     func corpusAcceptedSentences(capture: String) throws {
-        let expected = GPSDCorpus.expectation(capture)
+        let expected = try GPSDCorpus.expectation(capture)
         for seed: UInt64 in [1, 2, 3] {
             let ours = Self.replay(try corpusStream(capture), seed: seed)
             #expect(ours.accepted == expected.accepted, "\(capture), split seed \(seed)")
@@ -74,9 +74,9 @@ struct GPSDCorpusConformanceTests {
         }
     }
 
-    @Test("Corpus: every timed epoch matches", arguments: GPSDCorpus.captures)
+    @Test("Corpus: every timed epoch matches", arguments: try GPSDCorpus.captures())
     func corpusEpochs(capture: String) throws {
-        let expected = GPSDCorpus.expectation(capture)
+        let expected = try GPSDCorpus.expectation(capture)
         let ours = Self.replay(try corpusStream(capture), seed: 7)
         var byTime: [String: Fix] = [:]
         for fix in ours.fixes {

@@ -1,13 +1,14 @@
-import JSON
 import Board
-import Foundation
+import CorpusTesting
 import GPS
+import JSON
 
 /// The gpsd regression captures (`../shared/corpus/nmea`, next to the repository, or
 /// `$THUNDERSTORM_CORPUS/nmea`): each `X.log` of raw receiver bytes with gpsd's output `X.log.chk`.
 enum GPSDCorpus {
-    /// The capture names (`bu353s4.log`, …), sorted; empty when the corpus is absent.
-    static let captures: [String] = (try? corpusLogNames()) ?? []
+    /// The capture names (`bu353s4.log`, …), sorted, for `arguments:`: none when the corpus is
+    /// absent, an error (a failed test, not zero cases) when it lists other than 20.
+    static func captures() throws -> [String] { try corpusLogNames() }
 
     /// What gpsd made of a capture: the sentences it echoed, in order, and per epoch time the
     /// last TPV it printed with that time (its state at the end of the epoch), as
@@ -17,11 +18,11 @@ enum GPSDCorpus {
         var epochs: [(time: String, tpv: [String: JSONValue])] = []
     }
 
-    static func expectation(_ name: String) -> Expectation {
+    static func expectation(_ name: String) throws -> Expectation {
         var result = Expectation()
         var index: [String: Int] = [:]
-        let chk = (try? Data(contentsOf: nmeaCorpusDirectory.appendingPathComponent(name + ".chk"))) ?? Data()
-        for rawLine in [UInt8](chk).split(separator: 0x0A, omittingEmptySubsequences: true) {
+        let chk = try Corpus.bytes("nmea/" + name + ".chk")
+        for rawLine in chk.split(separator: 0x0A, omittingEmptySubsequences: true) {
             var line = Array(rawLine)
             while line.last == 0x0D { line.removeLast() }
             guard !line.isEmpty else { continue }
