@@ -146,7 +146,7 @@ let package = Package(
         .testTarget(name: "BoardTests", dependencies: ["Board", "Drivers", "JSON"]),
         .testTarget(name: "GPSTests", dependencies: ["GPS", "Board", "JSON", "HALSim", "HALLinux", "AllocationCounting", "CorpusTesting"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HALSim", "HALLinux", "HAL", system]),
-        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "GraphicsTesting"], exclude: ["Golden"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "GraphicsTesting", "HAL"], exclude: ["Golden"]),
         .testTarget(
             name: "ScreensTests", dependencies: ["Screens", "Graphics", "GraphicsTesting", "Store", "Weather", "HAL"], exclude: ["Golden"]),
         .testTarget(

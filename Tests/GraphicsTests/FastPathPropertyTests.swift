@@ -1,5 +1,6 @@
 import Graphics
 import GraphicsTesting
+import HAL
 import Testing
 
 /// The contract of `DrawTarget`'s customization points: `Framebuffer`'s byte-wise `fillRect` and
@@ -44,34 +45,34 @@ import Testing
         }
     }
 
-    static func coordinate(_ random: inout SeededGenerator, limit: Int) -> Int {
-        switch random.int(0 ... 19) {
+    static func coordinate(_ random: inout SplitMix64, limit: Int) -> Int {
+        switch random.next(in: 0 ... 19) {
         case 0: random.pick([Int.min, Int.max, -(1 << 40), 1 << 40, -(1 << 24) - 1])
-        case 1: random.int(-1000 ... 1000)
-        case 2 ... 7: random.int(-40 ... limit + 40)
-        default: random.int(-8 ... limit)
+        case 1: random.next(in: -1000 ... 1000)
+        case 2 ... 7: random.next(in: -40 ... limit + 40)
+        default: random.next(in: -8 ... limit)
         }
     }
 
-    static func step(_ random: inout SeededGenerator, width: Int, height: Int) -> Step {
+    static func step(_ random: inout SplitMix64, width: Int, height: Int) -> Step {
         func x() -> Int { coordinate(&random, limit: width) }
         func y() -> Int { coordinate(&random, limit: height) }
-        func size() -> Int { random.int(0 ... 9) == 0 ? random.pick([Int.max, Int.min, -3, 0]) : random.int(-2 ... 70) }
+        func size() -> Int { random.next(in: 0 ... 9) == 0 ? random.pick([Int.max, Int.min, -3, 0]) : random.next(in: -2 ... 70) }
         let modes = BitmapMode.allCases
-        switch random.int(0 ... 5) {
+        switch random.next(in: 0 ... 5) {
         case 0: return .fill(x(), y(), size(), size(), random.bool())
         case 1: return .stroke(x(), y(), size(), size(), random.bool())
         case 2: return .line(x(), y(), x(), y(), random.bool())
         case 3:
-            let w = random.int(0 ... 20), h = random.int(0 ... 20)
+            let w = random.next(in: 0 ... 20), h = random.next(in: 0 ... 20)
             // Random bytes, garbage below the height included: both paths must ignore it.
             let bytes = (0 ..< w * ((h + 7) / 8)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             let bitmap = Bitmap(width: w, height: h, bytes: bytes)
-            let from = random.int(0 ... 5)
-            let view = random.bool() ? bitmap : bitmap.columns(from ..< from + random.int(0 ... 20))
+            let from = random.next(in: 0 ... 5)
+            let view = random.bool() ? bitmap : bitmap.columns(from ..< from + random.next(in: 0 ... 20))
             return .bitmap(view, x(), y(), random.pick(modes))
         case 4:
-            let room: Int? = random.bool() ? nil : random.int(-5 ... 140)
+            let room: Int? = random.bool() ? nil : random.next(in: -5 ... 140)
             return .text(random.pick(texts), random.pick([Font.small, .medium, .large]), x(), y(), room,
                          random.pick(TextAlignment.allCases), random.pick(Overflow.allCases), random.pick(modes))
         default:
@@ -82,7 +83,7 @@ import Testing
 
     @Test(arguments: [(128, 64, 1 as UInt64), (128, 32, 2), (13, 11, 3), (1, 1, 4), (40, 17, 5)])
     func fastPathsMatchTheGenericPath(width: Int, height: Int, seed: UInt64) {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         var fast = Framebuffer(width: width, height: height)
         var generic = GenericTarget(frame: Framebuffer(width: width, height: height))
         var mock = MockDisplay(width: width, height: height)

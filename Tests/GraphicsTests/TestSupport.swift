@@ -1,6 +1,7 @@
 import Foundation
 import Graphics
 import GraphicsTesting
+import HAL
 import Testing
 
 /// The goldens of this target, in Tests/GraphicsTests/Golden/ (see `GoldenArt`).
@@ -19,29 +20,9 @@ enum Golden {
     }
 }
 
-/// SplitMix64 (Steele, Lea and Flood, OOPSLA 2014): seeded, so a failing property test fails the
-/// same way on every run; bounded values by multiply-high rather than the standard library's
-/// `random(in:using:)`, whose algorithm may change between toolchains.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A value in `range`, inclusive.
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        let span = UInt64(range.upperBound - range.lowerBound) + 1
-        return range.lowerBound + Int(span.multipliedFullWidth(by: next()).high)
-    }
-
+extension SplitMix64 {
+    /// A coin flip from the lowest bit.
     mutating func bool() -> Bool { next() & 1 == 1 }
 
-    mutating func pick<T>(_ values: [T]) -> T { values[int(0 ... values.count - 1)] }
+    mutating func pick<T>(_ values: [T]) -> T { values[next(in: 0 ... values.count - 1)] }
 }
-
