@@ -1,19 +1,7 @@
-import Foundation
+import CorpusTesting
 import HAL
 import HALSim
 import Testing
-
-/// The display corpus (`../shared/corpus/displays`, next to the repository, or
-/// `$THUNDERSTORM_CORPUS/displays`), when present.
-let corpusDirectory: URL = {
-    if let path = ProcessInfo.processInfo.environment["THUNDERSTORM_CORPUS"] {
-        return URL(fileURLWithPath: path).appendingPathComponent("displays")
-    }
-    return URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/corpus/displays")
-}()
-let corpusPresent = FileManager.default.fileExists(atPath: corpusDirectory.path)
 
 @Suite struct I2CTransactionLogTests {
     func sample() -> I2CTransactionLog {
@@ -93,30 +81,24 @@ let corpusPresent = FileManager.default.fileExists(atPath: corpusDirectory.path)
         if case .write(_, let bytes, _) = log[89] { #expect(bytes.count == 1025) } else { Issue.record("not a write") }
     }
 
-    @Test(.enabled(if: corpusPresent, "needs ../shared/corpus/displays"))
+    @Test(.enabled(if: DisplayCorpus.isPresent, "needs ../shared/corpus/displays"))
     func testLog_Corpus_EveryFileParsesAndRoundTrips() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: corpusDirectory.path)
-            .filter { $0.hasSuffix(".log") }.sorted()
-        #expect(files.count >= 9)
-        for file in files {
-            let text = try String(contentsOf: corpusDirectory.appendingPathComponent(file), encoding: .utf8)
+        for file in try DisplayCorpus.logs() {
+            let text = String(decoding: try Corpus.bytes("displays/" + file), as: UTF8.self)
             let log = try I2CTransactionLog(parsing: text)
             let lines = text.split(separator: "\n").filter { !$0.isEmpty }
             #expect(log.count == lines.count, "\(file): one entry per line")
             #expect(log.writeCount == lines.filter { !$0.hasPrefix("#") && !$0.hasPrefix("!") }.count, "\(file)")
             #expect(try I2CTransactionLog(parsing: log.render()) == log, "\(file) round-trips")
             for name in log.snapshotNames {
-                let image = corpusDirectory.appendingPathComponent(name + "_expected.pbm").path
-                #expect(FileManager.default.fileExists(atPath: image), "\(file): \(name)_expected.pbm")
+                #expect(Corpus.exists("displays/" + name + "_expected.pbm"), "\(file): \(name)_expected.pbm")
             }
         }
     }
 
-    @Test(.enabled(if: corpusPresent, "needs ../shared/corpus/displays"))
+    @Test(.enabled(if: DisplayCorpus.isPresent, "needs ../shared/corpus/displays"))
     func testLog_Corpus_KnownFacts() throws {
-        func load(_ name: String) throws -> I2CTransactionLog {
-            try I2CTransactionLog(parsing: String(contentsOf: corpusDirectory.appendingPathComponent(name), encoding: .utf8))
-        }
+        func load(_ name: String) throws -> I2CTransactionLog { try DisplayCorpus.log(name) }
         let luma = try load("luma_ssd1306_128x64.log")
         let firstWrite = luma.first { if case .write = $0 { true } else { false } }
         guard case .write(let address, let bytes, let time) = firstWrite else {
