@@ -16,7 +16,7 @@
 //   Screens  (what each screen shows and how it is laid out on OLEDs and character LCDs) → Graphics, Store, Weather
 //   Core     (AppState, Event, Effect, reduce(), button gestures: the device's logic, pure) → Screens, GPS, Board
 //   App      (the device: runtime, effects onto the HAL, the simulated board, the loops) → Core, every component
-//   GPS      (NMEA framer, decoder, epochs, the location service; no Foundation) → HAL
+//   GPS      (NMEA framer, decoder, epochs, the location service; no Foundation) → HAL, SystemPackage (FilePath)
 //   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files) → HAL, CLinuxHAL
 //   HALSim   (simulated twins for tests and `simulate`)                      → HAL, CLinuxHAL (pty)
 //   HTTPTesting (test support: a loopback HTTP/1.1 server, plain or TLS, with scripted answers) → CTLS
@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "Board", dependencies: ["HAL", "Drivers", "JSON"]),
         .target(name: "Weather", dependencies: ["HAL", "JSON", system]),
         .target(name: "WeatherHTTP", dependencies: ["Weather", "CCurl", "CTLS"]),
-        .target(name: "GPS", dependencies: ["HAL"]),
+        .target(name: "GPS", dependencies: ["HAL", system]),
         .target(name: "Store", dependencies: ["HAL", system]),
         .target(name: "Graphics"),
         .target(name: "Drivers", dependencies: ["HAL", "Graphics"]),
