@@ -11,7 +11,7 @@
 //   CTLS     (libssl.so.3 and libz.so.1 loaded with dlopen, getaddrinfo_a: no OpenSSL or zlib header) → CDynamicLibrary
 //   CDynamicLibrary (the dlopen, cache and "apt install" message that CCurl and CTLS share)
 //   Store    (settings and saved locations on flash: CRC'd log in two pre-sized files) → HAL
-//   Graphics (framebuffer in the OLED RAM layout, generated fonts and icons, character frames)
+//   Graphics (framebuffer in the OLED RAM layout, generated fonts and icons, character frames) → HAL (ConditionGroup)
 //   Drivers  (SSD1306, SH1106, HD44780 behind a PCF8574, generic over the I²C bus) → HAL, Graphics
 //   Screens  (what each screen shows and how it is laid out on OLEDs and character LCDs) → Graphics, Store, Weather
 //   Core     (AppState, Event, Effect, reduce(), button gestures: the device's logic, pure) → Screens, GPS, Board
@@ -92,7 +92,7 @@ let package = Package(
         .target(name: "WeatherHTTP", dependencies: ["Weather", "CCurl", "CTLS"]),
         .target(name: "GPS", dependencies: ["HAL", system]),
         .target(name: "Store", dependencies: ["HAL", system]),
-        .target(name: "Graphics"),
+        .target(name: "Graphics", dependencies: ["HAL"]),
         .target(name: "Drivers", dependencies: ["HAL", "Graphics"]),
         .target(name: "Screens", dependencies: ["Graphics", "Store", "Weather", "HAL"]),
         // The device's logic: one state, events in, effects out. No I/O, no Foundation.

@@ -29,7 +29,7 @@ import Testing
         case line(Int, Int, Int, Int, Bool)
         case bitmap(Bitmap, Int, Int, BitmapMode)
         case text(String, Font, Int, Int, Int?, TextAlignment, Overflow, BitmapMode)
-        case icon(WeatherIcon, Bool, IconSize, Int, Int, BitmapMode)
+        case icon(ConditionGroup, Bool, IconSize, Int, Int, BitmapMode)
 
         func apply<T: DrawTarget>(to target: inout T) {
             switch self {
@@ -76,7 +76,7 @@ import Testing
             return .text(random.pick(texts), random.pick([Font.small, .medium, .large]), x(), y(), room,
                          random.pick(TextAlignment.allCases), random.pick(Overflow.allCases), random.pick(modes))
         default:
-            return .icon(random.pick(WeatherIcon.allCases), random.bool(), random.pick(IconSize.allCases), x(), y(),
+            return .icon(random.pick(ConditionGroup.allCases), random.bool(), random.pick(IconSize.allCases), x(), y(),
                          random.pick(modes))
         }
     }

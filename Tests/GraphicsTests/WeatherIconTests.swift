@@ -1,12 +1,13 @@
 import Graphics
 import GraphicsTesting
+import HAL
 import Testing
 
 /// The weather icons: every picture at both sizes, day and night, as golden art; that the
 /// generated sheets reproduce the hand-drawn sources; and that the pictures tell the groups apart.
 @Suite struct WeatherIconTests {
     /// Every picture: icon, night, and its name in Tools/graphics/icons/<size>/.
-    static let pictures: [(WeatherIcon, Bool, String)] = [
+    static let pictures: [(ConditionGroup, Bool, String)] = [
         (.clear, false, "clear-day"), (.clear, true, "clear-night"),
         (.partlyCloudy, false, "partly-cloudy-day"), (.partlyCloudy, true, "partly-cloudy-night"),
         (.cloudy, false, "cloudy"), (.fog, false, "fog"), (.drizzle, false, "drizzle"), (.rain, false, "rain"),
@@ -45,17 +46,17 @@ import Testing
     }
 
     @Test func nightDiffersExactlyWhereTheSkyShows() {
-        for icon in WeatherIcon.allCases {
+        for icon in ConditionGroup.allCases {
             for size in IconSize.allCases {
                 let differs = icon.bitmap(night: true, size: size) != icon.bitmap(night: false, size: size)
                 #expect(differs == icon.hasNightVariant, "\(icon) at \(size)")
             }
         }
-        #expect(WeatherIcon.allCases.filter(\.hasNightVariant) == [.clear, .partlyCloudy, .showers])
+        #expect(ConditionGroup.allCases.filter(\.hasNightVariant) == [.clear, .partlyCloudy, .showers])
     }
 
     @Test func iconsCombineWithWhatIsUnderThem() {
-        let clear = WeatherIcon.clear.bitmap(night: false, size: .small)
+        let clear = ConditionGroup.clear.bitmap(night: false, size: .small)
         var display = MockDisplay(width: 16, height: 16)
         display.fill(on: true)
         display.beginDrawing()

@@ -76,11 +76,6 @@ struct WeatherPanelTests {
         let nothing = WeatherPanel(state: .loading(last: nil), now: Self.at("2026-03-28T23:45:00Z"), zone: Self.berlin)
         #expect(nothing.forecast == nil && nothing.problem == nil)
     }
-
-    @Test("every condition group has its icon")
-    func icons() {
-        #expect(Set(ConditionGroup.allCases.map(WeatherIcon.init)) == Set(WeatherIcon.allCases))
-    }
 }
 
 @Suite("Weather status line")

@@ -8,7 +8,7 @@ not ship a broken icon.
 
 import os
 
-# The icons of WeatherIcon (notes/weather-and-sensor.md §5) in declaration order, each with
+# The icons of ConditionGroup (notes/weather-and-sensor.md §5) in declaration order, each with
 # the file names of its pictures: a day/night pair where the sun or moon shows, else one.
 ICONS = [
     ("clear", "clear-day", "clear-night"),
@@ -63,10 +63,12 @@ def icon_pictures(root):
 def icons_swift(root, header, pages):
     out = [header]
     sheets = icon_pictures(root)
-    out.append("extension WeatherIcon {")
+    out.append("import HAL")
+    out.append("")
+    out.append("extension ConditionGroup {")
     out.append("    /// Which picture of a sheet shows the icon: day and night differ only where the sun")
     out.append("    /// or the moon is part of the picture.")
-    out.append("    static func slot(_ icon: WeatherIcon, night: Bool) -> Int {")
+    out.append("    static func slot(_ icon: ConditionGroup, night: Bool) -> Int {")
     out.append("        switch icon {")
     slot = 0
     for case, day, night in ICONS:

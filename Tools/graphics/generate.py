@@ -60,7 +60,7 @@ def outputs(fonts_dir, terminus, misc_fixed):
         text = fonts.swift(name, enum, description, font, glyphs, header(terminus_source(terminus, file, font)))
         files.append((f"{GRAPHICS}/Font+{name.capitalize()}.swift", text))
     art_source = header(["the hand-drawn ASCII art in Tools/graphics/icons/ (# lit, . unlit)."])
-    files.append((f"{GRAPHICS}/WeatherIcon+Sheets.swift", art.icons_swift(TOOLS, art_source, fonts.pages)))
+    files.append((f"{GRAPHICS}/ConditionGroup+Sheets.swift", art.icons_swift(TOOLS, art_source, fonts.pages)))
     cell_source = header(["the hand-drawn ASCII art in Tools/graphics/cells/ (# lit, . unlit)."])
     files.append((f"{GRAPHICS}/CellGlyph+Rows.swift", art.cells_swift(TOOLS, cell_source)))
     fixed = pcf.Font(os.path.join(fonts_dir, "5x7.pcf.gz"))

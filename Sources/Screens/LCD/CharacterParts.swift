@@ -1,4 +1,5 @@
 import Graphics
+import HAL
 
 /// Writes cells left to right into one row of a `CharacterFrame`, within a column range.
 struct RowWriter {
@@ -93,7 +94,7 @@ extension CharacterScreens {
 
 extension CellGlyph {
     /// The cell picture of a weather icon group.
-    init(_ icon: WeatherIcon, night: Bool) {
+    init(_ icon: ConditionGroup, night: Bool) {
         switch icon {
         case .clear: self = night ? .moon : .sun
         case .partlyCloudy: self = .partlyCloudy
@@ -110,7 +111,7 @@ extension CellGlyph {
 
 /// Names of the icon groups, for the 20×4 now screen.
 enum WeatherText {
-    static func name(_ icon: WeatherIcon) -> String {
+    static func name(_ icon: ConditionGroup) -> String {
         switch icon {
         case .clear: "Clear"
         case .partlyCloudy: "Partly cloudy"

@@ -1,4 +1,5 @@
 import Graphics
+import HAL
 import Store
 
 /// The screens of the device (ARCHITECTURE §5), in the order the "next screen" button cycles.
@@ -140,7 +141,7 @@ public struct Forecast: Sendable, Equatable {
 /// fields are blanked 3 hours after the fetch), is nil and drawn as "--".
 public struct Conditions: Sendable, Equatable {
     public var temperature: Double?
-    public var icon: WeatherIcon?
+    public var icon: ConditionGroup?
     public var isNight: Bool
     /// Relative humidity, percent.
     public var humidity: Int?
@@ -148,7 +149,7 @@ public struct Conditions: Sendable, Equatable {
     public var windSpeed: Double?
     public var windDirection: Int?
 
-    public init(temperature: Double?, icon: WeatherIcon?, isNight: Bool, humidity: Int?, windSpeed: Double?, windDirection: Int?) {
+    public init(temperature: Double?, icon: ConditionGroup?, isNight: Bool, humidity: Int?, windSpeed: Double?, windDirection: Int?) {
         self.temperature = temperature
         self.icon = icon
         self.isNight = isNight
@@ -161,12 +162,12 @@ public struct Conditions: Sendable, Equatable {
 public struct HourForecast: Sendable, Equatable {
     public var time: ClockTime
     public var temperature: Double?
-    public var icon: WeatherIcon
+    public var icon: ConditionGroup
     public var isNight: Bool
     /// Probability of precipitation, percent (MET Norway's compact forecast has none).
     public var precipitationChance: Int?
 
-    public init(time: ClockTime, temperature: Double?, icon: WeatherIcon, isNight: Bool, precipitationChance: Int?) {
+    public init(time: ClockTime, temperature: Double?, icon: ConditionGroup, isNight: Bool, precipitationChance: Int?) {
         self.time = time
         self.temperature = temperature
         self.icon = icon
@@ -178,13 +179,13 @@ public struct HourForecast: Sendable, Equatable {
 public struct DayForecast: Sendable, Equatable {
     /// Short day name as the screens show it ("Today", "Tue").
     public var label: String
-    public var icon: WeatherIcon
+    public var icon: ConditionGroup
     public var low: Double?
     public var high: Double?
     /// Precipitation sum in mm.
     public var precipitation: Double?
 
-    public init(label: String, icon: WeatherIcon, low: Double?, high: Double?, precipitation: Double?) {
+    public init(label: String, icon: ConditionGroup, low: Double?, high: Double?, precipitation: Double?) {
         self.label = label
         self.icon = icon
         self.low = low

@@ -2,23 +2,6 @@ import Graphics
 import HAL
 import Weather
 
-extension WeatherIcon {
-    /// The picture of a condition group (weather-and-sensor.md §5: one icon per group).
-    public init(_ group: ConditionGroup) {
-        switch group {
-        case .clear: self = .clear
-        case .partlyCloudy: self = .partlyCloudy
-        case .cloudy: self = .cloudy
-        case .fog: self = .fog
-        case .drizzle: self = .drizzle
-        case .rain: self = .rain
-        case .snow: self = .snow
-        case .showers: self = .showers
-        case .thunderstorm: self = .thunderstorm
-        }
-    }
-}
-
 extension WeatherPanel {
     /// The weather part of the screens from the repository's state at `now`, with local times
     /// in `zone` (the place's IANA zone, so hour labels and sunrise are right across a DST
@@ -45,20 +28,20 @@ extension Forecast {
         let today = CivilDateTime(now, offsetSeconds: zone.offset(at: now)).date
         let current = report.conditions(at: now, policy: policy)
         let conditions = Conditions(
-            temperature: current?.temperature, icon: current?.condition.map { WeatherIcon($0.group) },
+            temperature: current?.temperature, icon: current?.condition?.group,
             isNight: current?.condition?.isNight ?? false, humidity: current?.humidity.map { Int($0.rounded()) },
             windSpeed: current?.windSpeed, windDirection: current?.windDirection.map { Int($0.rounded()) })
         let hours = report.upcomingHours(after: now, limit: 6, policy: policy).map { point in
             HourForecast(
                 time: Forecast.clock(point.time, zone), temperature: point.temperature,
                 // An hour without a code the tables know is drawn cloudy, the notes' fallback (§5).
-                icon: point.condition.map { WeatherIcon($0.group) } ?? .cloudy, isNight: point.condition?.isNight ?? false,
+                icon: point.condition?.group ?? .cloudy, isNight: point.condition?.isNight ?? false,
                 precipitationChance: point.precipitationChance)
         }
         let days = report.days.filter { $0.date >= today }.prefix(3).map { day in
             DayForecast(
                 label: day.date == today ? "Today" : Forecast.weekdays[day.date.weekday],
-                icon: day.condition.map { WeatherIcon($0.group) } ?? .cloudy, low: day.low, high: day.high,
+                icon: day.condition?.group ?? .cloudy, low: day.low, high: day.high,
                 precipitation: day.precipitation)
         }
         var sunrise: ClockTime?

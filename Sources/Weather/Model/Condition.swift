@@ -1,16 +1,4 @@
-/// The nine condition groups the screens draw (weather-and-sensor.md §5), from a WMO code
-/// (Open-Meteo) or a MET Norway symbol.
-public enum ConditionGroup: String, Sendable, CaseIterable {
-    case clear
-    case partlyCloudy = "partly-cloudy"
-    case cloudy
-    case fog
-    case drizzle
-    case rain
-    case snow
-    case showers
-    case thunderstorm
-}
+import HAL
 
 /// A condition: its group, whether it is night (moon variants), and the service's own code,
 /// kept for the log and the JSON output.

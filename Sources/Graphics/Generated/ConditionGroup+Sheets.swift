@@ -4,10 +4,12 @@
 // To change it, edit Tools/graphics/ and run scripts/generate-graphics.sh;
 // CI runs scripts/generate-graphics.sh --check and fails when this file is stale.
 
-extension WeatherIcon {
+import HAL
+
+extension ConditionGroup {
     /// Which picture of a sheet shows the icon: day and night differ only where the sun
     /// or the moon is part of the picture.
-    static func slot(_ icon: WeatherIcon, night: Bool) -> Int {
+    static func slot(_ icon: ConditionGroup, night: Bool) -> Int {
         switch icon {
         case .clear: night ? 1 : 0
         case .partlyCloudy: night ? 3 : 2

@@ -1,23 +1,15 @@
-/// The weather a screen shows as a picture: the icon groups of the WMO weather codes that
-/// Open-Meteo sends (notes/weather-and-sensor.md §5). Mapping a code to a group belongs to the
-/// weather model; this type only knows how each group looks.
+import HAL
+
+/// How each weather condition group looks: the icons of the WMO weather-code groups that the
+/// weather model reads (notes/weather-and-sensor.md §5). `ConditionGroup` itself is HAL's, so
+/// the weather model and the pictures name the same groups without depending on each other.
 ///
 /// The pictures are drawn by hand for a 1-bit OLED (Tools/graphics/icons/<size>/<name>.txt, `#`
-/// lit) and compiled into `Generated/WeatherIcon+Sheets.swift` by
+/// lit) and compiled into `Generated/ConditionGroup+Sheets.swift` by
 /// `scripts/generate-graphics.sh`. Groups in which the sky shows — clear, partly cloudy and
 /// showers — have a day picture with the sun and a night picture with the moon; the others
 /// look the same day and night.
-public enum WeatherIcon: Sendable, Hashable, CaseIterable {
-    case clear
-    case partlyCloudy
-    case cloudy
-    case fog
-    case drizzle
-    case rain
-    case snow
-    case showers
-    case thunderstorm
-
+extension ConditionGroup {
     /// Whether the night picture differs from the day picture (a moon instead of the sun).
     public var hasNightVariant: Bool {
         switch self {
@@ -31,7 +23,7 @@ public enum WeatherIcon: Sendable, Hashable, CaseIterable {
         let side = size.pixels
         let bytes = side * side / 8
         let sheet = size == .small ? WeatherIconSheets.small : WeatherIconSheets.large
-        return Bitmap(storage: sheet, base: WeatherIcon.slot(self, night: night) * bytes, stride: side,
+        return Bitmap(storage: sheet, base: ConditionGroup.slot(self, night: night) * bytes, stride: side,
                       width: side, height: side)
     }
 }
@@ -57,7 +49,7 @@ extension DrawTarget {
     /// Draws `icon` with its top-left corner at `x`, `y`: the night picture when `night` and the
     /// icon has one. Lit pixels only by default, so an icon may sit on anything.
     public mutating func drawIcon(
-        _ icon: WeatherIcon, night: Bool, size: IconSize, x: Int, y: Int, mode: BitmapMode = .overlay
+        _ icon: ConditionGroup, night: Bool, size: IconSize, x: Int, y: Int, mode: BitmapMode = .overlay
     ) {
         draw(icon.bitmap(night: night, size: size), x: x, y: y, mode: mode)
     }
