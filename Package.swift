@@ -144,7 +144,7 @@ let package = Package(
         ),
         .testTarget(name: "HALSimTests", dependencies: ["HALSim", "HAL", "CorpusTesting"]),
         .testTarget(name: "BoardTests", dependencies: ["Board", "Drivers", "JSON"]),
-        .testTarget(name: "GPSTests", dependencies: ["GPS", "Board", "JSON", "HALSim", "HALLinux", "AllocationCounting", "CorpusTesting"]),
+        .testTarget(name: "GPSTests", dependencies: ["GPS", "HAL", "Board", "JSON", "HALSim", "HALLinux", "AllocationCounting", "CorpusTesting"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HALSim", "HALLinux", "HAL", system]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "GraphicsTesting", "HAL"], exclude: ["Golden"]),
         .testTarget(

@@ -20,7 +20,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "NMEAFuzz",
-            dependencies: [.product(name: "GPS", package: rootPackage)]
+            dependencies: [.product(name: "GPS", package: rootPackage), .product(name: "HAL", package: rootPackage)]
         ),
         .executableTarget(
             name: "StoreFuzz",

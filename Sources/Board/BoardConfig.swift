@@ -120,14 +120,15 @@ public struct DefaultLocation: Sendable, Equatable {
     /// At most 32 characters: room for nearly every place name, while a 128-pixel line or a
     /// 20-column LCD row still shows a recognisable start of it.
     public let name: String
-    /// Degrees, −90…90, north positive.
-    public let latitude: Double
-    /// Degrees, −180…180, east positive.
-    public let longitude: Double
+    public let coordinate: Coordinate
 
-    public init(name: String, latitude: Double, longitude: Double) {
+    public init(name: String, coordinate: Coordinate) {
         self.name = name
-        self.latitude = latitude
-        self.longitude = longitude
+        self.coordinate = coordinate
     }
+
+    /// Degrees, −90…90, north positive.
+    public var latitude: Double { coordinate.latitude }
+    /// Degrees, −180…180, east positive.
+    public var longitude: Double { coordinate.longitude }
 }

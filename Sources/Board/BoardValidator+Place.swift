@@ -95,8 +95,10 @@ extension BoardValidator {
         let longitude = requiredField(members, "longitude", at: path, what: "degrees east (west is negative), e.g. 13.405") {
             $0.number($1, at: $2, in: -180...180, what: "longitude (degrees, west negative)")
         }
-        guard let name, let latitude, let longitude else { return nil }
-        return DefaultLocation(name: name, latitude: latitude, longitude: longitude)
+        // In range by the checks above, so the coordinate cannot fail.
+        guard let name, let latitude, let longitude, let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
+        else { return nil }
+        return DefaultLocation(name: name, coordinate: coordinate)
     }
 
     /// Checks the *shape* of an IANA zone name (`UTC`, `Europe/Berlin`, `Etc/GMT+5`,

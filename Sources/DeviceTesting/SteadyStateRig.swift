@@ -51,7 +51,7 @@ public final class SteadyStateRig {
         nonisolated(unsafe) let sameThreadClock = clock
         var twin = SimulatedOpenMeteo(now: { sameThreadClock.wallTime() }, zone: zone, zoneName: zone.identifier)
         let order = FetchOrder(
-            position: Position(latitude: board.defaultLocation.latitude, longitude: board.defaultLocation.longitude).rounded())
+            position: board.defaultLocation.coordinate.rounded())
         let canned = WeatherFetch.perform(order, service: service, transport: &twin, clock: clock)
         var options = DeviceOptions(board: board)
         if !rotation { options.rotateEvery = nil }  // the screen a person chose

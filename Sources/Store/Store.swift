@@ -32,9 +32,8 @@ extension Store {
     /// Saves a location and returns its new id.
     @discardableResult
     public func addLocation(name: String, latitude: Double, longitude: Double) throws(StoreError) -> LocationID {
-        let location = SavedLocation(
-            id: state.nextLocationID, name: try LocationName(name),
-            coordinate: try Coordinate(latitude: latitude, longitude: longitude))
+        let location = try SavedLocation(
+            id: state.nextLocationID, name: try LocationName(name), latitude: latitude, longitude: longitude)
         _ = try commit(.addLocation(location))
         return location.id
     }

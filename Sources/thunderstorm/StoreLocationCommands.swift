@@ -43,8 +43,7 @@ struct StoreAddLocationCommand: ParsableCommand {
         // change that was not saved (.pending) still exits 74.
         let id = store.state.nextLocationID
         _ = try directory.commit(store) { () throws(StoreError) in
-            .addLocation(SavedLocation(
-                id: id, name: try LocationName(name), coordinate: try Coordinate(latitude: latitude, longitude: longitude)))
+            .addLocation(try SavedLocation(id: id, name: try LocationName(name), latitude: latitude, longitude: longitude))
         }
         print(id)
     }

@@ -53,11 +53,12 @@ enum StoreJSON {
     /// 10⁻⁷ degree as an exact decimal, trailing zeros trimmed: the stored integer is printed,
     /// so no binary floating point can add digits (`-37.7847`, `0`, `175.3148935`).
     static func degrees(_ e7: Int32) -> String {
+        let scale = 10_000_000
         let magnitude = abs(Int(e7))
-        var fraction = String(magnitude % Coordinate.scale)
+        var fraction = String(magnitude % scale)
         fraction = String(repeating: "0", count: 7 - fraction.count) + fraction
         while fraction.hasSuffix("0") { fraction.removeLast() }
-        let whole = "\(e7 < 0 ? "-" : "")\(magnitude / Coordinate.scale)"
+        let whole = "\(e7 < 0 ? "-" : "")\(magnitude / scale)"
         return fraction.isEmpty ? whole : "\(whole).\(fraction)"
     }
 

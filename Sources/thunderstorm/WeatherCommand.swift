@@ -56,7 +56,7 @@ struct WeatherFetchCommand: ParsableCommand {
     var transport: String = TransportChoice.native.rawValue
 
     func validate() throws {
-        guard Coordinate(latitude: latitude, longitude: longitude).isValid else {
+        guard (try? Coordinate(latitude: latitude, longitude: longitude)) != nil else {
             throw ValidationError("--lat must be within -90…90 and --lon within -180…180 (are they swapped?)")
         }
         guard WeatherProvider(rawValue: provider) != nil else {
@@ -90,7 +90,7 @@ struct WeatherFetchCommand: ParsableCommand {
         let identity = ClientIdentity(contact: contact)
         var files = LinuxFileSystem()
         let localZone = (try? ZoneRules.loadLocalZone(files: &files).get()) ?? .utc
-        let order = FetchOrder(position: Coordinate(latitude: latitude, longitude: longitude), units: RequestUnits(rawValue: units)!)
+        let order = FetchOrder(position: try Coordinate(latitude: latitude, longitude: longitude), units: RequestUnits(rawValue: units)!)
         func fetch<Transport: HTTPTransport>(_ transport: inout Transport) -> WeatherFetch.Result {
             switch WeatherProvider(rawValue: provider)! {
             case .openMeteo:

@@ -35,7 +35,7 @@ struct SimulatedOpenMeteoTests {
     /// Request, simulated answer, real decoder.
     static func fetch(_ place: Place, at time: WallTime, units: RequestUnits = .metric, seed: UInt64 = 1) throws -> WeatherReport {
         var transport = transport(place, at: time, seed: seed)
-        let order = FetchOrder(position: Coordinate(latitude: place.latitude, longitude: place.longitude), units: units)
+        let order = FetchOrder(position: try Coordinate(latitude: place.latitude, longitude: place.longitude), units: units)
         let response = try transport.send(service.request(for: order)).get()
         #expect(response.status == 200)
         guard case .report(let report, _) = try service.decode(response, for: order, receivedAt: time).get() else {
@@ -185,7 +185,7 @@ struct SimulatedOpenMeteoValueTests {
     func bodyFormat() throws {
         let time = WallTime.utc("2026-01-15T07:20:00Z")
         var transport = Base.transport(Base.places[0], at: time)
-        let order = FetchOrder(position: Coordinate(latitude: 52.52, longitude: 13.41))
+        let order = FetchOrder(position: try Coordinate(latitude: 52.52, longitude: 13.41))
         let metric = String(decoding: try transport.send(Base.service.request(for: order)).get().body, as: UTF8.self)
         #expect(metric.hasPrefix("{\"latitude\":52.52,\"longitude\":13.41,\"generationtime_ms\":0."))
         #expect(metric.contains(",\"utc_offset_seconds\":3600,\"timezone\":\"Europe/Berlin\",\"timezone_abbreviation\":\"GMT+1\",\"elevation\":"))
@@ -206,11 +206,11 @@ struct SimulatedOpenMeteoValueTests {
         let tromso = Base.places[4], june = Base.places[5]
         var north = Base.transport(tromso, at: .utc(tromso.time))
         let polar = String(decoding: try north.send(Base.service.request(for: FetchOrder(
-            position: Coordinate(latitude: tromso.latitude, longitude: tromso.longitude)))).get().body, as: UTF8.self)
+            position: try Coordinate(latitude: tromso.latitude, longitude: tromso.longitude)))).get().body, as: UTF8.self)
         #expect(polar.contains("\"sunrise\":[\"2026-12-15T00:00\",") && polar.contains("\"sunset\":[\"2026-12-15T00:00\","))
         var summer = Base.transport(june, at: .utc(june.time))
         let light = String(decoding: try summer.send(Base.service.request(for: FetchOrder(
-            position: Coordinate(latitude: june.latitude, longitude: june.longitude)))).get().body, as: UTF8.self)
+            position: try Coordinate(latitude: june.latitude, longitude: june.longitude)))).get().body, as: UTF8.self)
         #expect(light.contains("\"sunrise\":[\"2026-06-22T00:00\",") && light.contains("\"sunset\":[\"2026-06-23T00:00\","))
     }
 
@@ -229,7 +229,7 @@ struct SimulatedOpenMeteoValueTests {
     @Test("the same place, time and seed give the same answer; another seed other weather; a few metres change nothing")
     func determinism() throws {
         let time = WallTime.utc(Self.berlin.time)
-        let order = FetchOrder(position: Coordinate(latitude: 52.52, longitude: 13.41))
+        let order = FetchOrder(position: try Coordinate(latitude: 52.52, longitude: 13.41))
         var a = Base.transport(Self.berlin, at: time), b = Base.transport(Self.berlin, at: time)
         #expect(try a.send(Base.service.request(for: order)).get() == b.send(Base.service.request(for: order)).get())
         var seeds: Set<[Double?]> = []
@@ -250,7 +250,7 @@ struct SimulatedOpenMeteoValueTests {
     func unreachable() throws {
         let time = WallTime.utc(Self.berlin.time)
         var transport = Base.transport(Self.berlin, at: time)
-        let request = Base.service.request(for: FetchOrder(position: Coordinate(latitude: 52.52, longitude: 13.41)))
+        let request = Base.service.request(for: FetchOrder(position: try Coordinate(latitude: 52.52, longitude: 13.41)))
         transport.isReachable = false
         let result = transport.send(request)
         #expect(result == .failure(SimulatedOpenMeteo.networkDown))
@@ -275,7 +275,7 @@ struct SimulatedOpenMeteoValueTests {
         #expect(unknown.1 == "{\"error\":true,\"reason\":\"Cannot initialize WeatherVariable from invalid String value tempeture_2m for key hourly\"}")
         let decoded = Base.service.decode(
             HTTPResponse(status: unknown.0, body: Array(unknown.1.utf8)),
-            for: FetchOrder(position: Coordinate(latitude: 52.52, longitude: 13.41)), receivedAt: .utc(Self.berlin.time))
+            for: FetchOrder(position: try! Coordinate(latitude: 52.52, longitude: 13.41)), receivedAt: .utc(Self.berlin.time))
         #expect(decoded == .failure(.badRequest(status: 400, reason: "Cannot initialize WeatherVariable from invalid String value tempeture_2m for key hourly")))
         #expect(answer("https://api.open-meteo.com/v1/forecast?latitude=91&longitude=0").1.contains("Latitude must be in range of -90 to 90°"))
         #expect(answer("https://api.open-meteo.com/v1/forecast?longitude=0").0 == 400)

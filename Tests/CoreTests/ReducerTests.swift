@@ -10,7 +10,7 @@ import Weather
 @Suite("Core: reduce")
 struct ReducerTests {
     static let options = DeviceOptions(
-        defaultName: "Berlin", defaultPosition: Position(latitude: 52.52, longitude: 13.405),
+        defaultName: "Berlin", defaultPosition: try! Coordinate(latitude: 52.52, longitude: 13.405),
         buttons: [
             .init(press: .cycleTemperatureUnit, longPress: .nextLocation),
             .init(press: .cycleUnits, longPress: .savePosition),
@@ -91,8 +91,8 @@ struct ReducerTests {
     @Test("places cycle GPS → saved → GPS; removal hides at once, commits after the window, undo brings it back")
     func places() throws {
         var store = StoreState.initial
-        store.apply(.addLocation(SavedLocation(id: LocationID(1), name: try LocationName("Oslo"), coordinate: try StoreCoordinate(latitude: 59.91, longitude: 10.75))))
-        store.apply(.addLocation(SavedLocation(id: LocationID(2), name: try LocationName("Rome"), coordinate: try StoreCoordinate(latitude: 41.9, longitude: 12.5))))
+        store.apply(.addLocation(SavedLocation(id: LocationID(1), name: try LocationName("Oslo"), coordinate: try Coordinate(latitude: 59.91, longitude: 10.75))))
+        store.apply(.addLocation(SavedLocation(id: LocationID(2), name: try LocationName("Rome"), coordinate: try Coordinate(latitude: 41.9, longitude: 12.5))))
         var (state, _) = Self.started(store)
         var effects: [Effect] = []
         state.reduce(Self.press(0, .long, at: 1), at: Self.moment(1), into: &effects)
@@ -118,7 +118,7 @@ struct ReducerTests {
     @Test("a weather answer for a place no longer shown is dropped")
     func staleToken() throws {
         var store = StoreState.initial
-        store.apply(.addLocation(SavedLocation(id: LocationID(1), name: try LocationName("Oslo"), coordinate: try StoreCoordinate(latitude: 59.91, longitude: 10.75))))
+        store.apply(.addLocation(SavedLocation(id: LocationID(1), name: try LocationName("Oslo"), coordinate: try Coordinate(latitude: 59.91, longitude: 10.75))))
         var (state, effects) = Self.started(store)
         guard case .fetchWeather(_, let token)? = effects.first(where: { if case .fetchWeather = $0 { true } else { false } }) else {
             Issue.record("no fetch at start")

@@ -1,4 +1,5 @@
 import GPS
+import HAL
 import Testing
 
 /// Exact values and their one conversion to `Double` at the edge.

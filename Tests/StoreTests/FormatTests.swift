@@ -90,6 +90,26 @@ import Testing
         return fs
     }
 
+    /// A GPS position is finer than the file's 10⁻⁷°: the location keeps it at the file's
+    /// resolution from the start, so what is saved is what is read back, bit for bit.
+    @Test func aGPSPositionIsKeptAtTheFilesResolution() throws {
+        let fix = try Coordinate(
+            latitude: GeoAngle(degrees: 44, minutes: 4, nanominutesFraction: 140_630_123),
+            longitude: GeoAngle(degrees: 121, minutes: 18, nanominutesFraction: 854_780_001, negative: true))
+        var location = SavedLocation(id: LocationID(1), name: try LocationName("Bend"), coordinate: fix)
+        #expect(location.coordinate != fix && location.coordinate == fix.rounded(places: 7))
+        location.coordinate = fix
+        #expect(location.coordinate == fix.rounded(places: 7))
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let decoded = buffer.withUnsafeMutableBytes { raw -> SavedLocation? in
+            var writer = ByteWriter(raw)
+            SnapshotCodec.encode(location, into: &writer)
+            var reader = ByteReader(UnsafeRawBufferPointer(rebasing: raw[..<writer.count]))
+            return SnapshotCodec.decodeLocation(&reader)
+        }
+        #expect(decoded == location)
+    }
+
     @Test func schema1IsMigratedByWritingANewGeneration() throws {
         let old = StoreState(
             settings: Settings(temperature: .fahrenheit),

@@ -1,3 +1,4 @@
+import HAL
 import Testing
 @testable import Store
 

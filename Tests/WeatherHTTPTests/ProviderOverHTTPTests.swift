@@ -17,7 +17,7 @@ struct ProviderOverHTTPTests {
     }
 
     static let identity = ClientIdentity(contact: "ci@example.org")
-    static let order = FetchOrder(position: Coordinate(latitude: 52.5163, longitude: 13.4069))
+    static let order = FetchOrder(position: try! Coordinate(latitude: 52.5163, longitude: 13.4069))
 
     /// One Open-Meteo fetch whose answer is `reply`, with a short timeout.
     static func openMeteo(_ kind: TransportKind, _ reply: LoopbackHTTPServer.Reply, timeout: Duration = .seconds(5)) throws
@@ -78,7 +78,7 @@ struct ProviderOverHTTPTests {
         }
         let service = METNorwayService(baseURL: server.baseURL, identity: Self.identity, zone: .utc)
         var transport = kind.make()
-        var order = FetchOrder(position: Coordinate(latitude: 59.9139, longitude: 10.7522))
+        var order = FetchOrder(position: try Coordinate(latitude: 59.9139, longitude: 10.7522))
         let first = WeatherFetch.perform(order, service: service, transport: &transport, clock: Clock())
         guard case .success(.report(let report, let validators)) = first.outcome else {
             Issue.record("\(first.outcome)")

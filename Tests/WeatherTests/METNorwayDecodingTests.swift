@@ -10,7 +10,7 @@ import Testing
 struct METNorwayDecodingTests {
     static let oslo = ZoneRules.parse(posix: "CET-1CEST,M3.5.0,M10.5.0/3")!
     static let service = METNorwayService(identity: ClientIdentity(contact: "ops@example.org"), zone: oslo)
-    static let order = FetchOrder(position: Coordinate(latitude: 59.913_86, longitude: 10.752_245))
+    static let order = FetchOrder(position: try! Coordinate(latitude: 59.913_86, longitude: 10.752_245))
     static let received = WallTime.utc("2026-01-15T07:18:05Z")
 
     static func decode(_ response: HTTPResponse, order: FetchOrder = order) -> Result<FetchOutcome, WeatherError> {

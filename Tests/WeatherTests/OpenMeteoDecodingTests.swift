@@ -8,7 +8,7 @@ import Testing
 @Suite("Open-Meteo decoding")
 struct OpenMeteoDecodingTests {
     static let service = OpenMeteoService(identity: ClientIdentity(contact: "test@example.org"))
-    static let order = FetchOrder(position: Coordinate(latitude: 52.52, longitude: 13.41))
+    static let order = FetchOrder(position: try! Coordinate(latitude: 52.52, longitude: 13.41))
     static let received = WallTime.utc("2026-01-15T07:20:00Z")
 
     static func decode(_ body: [UInt8], status: Int = 200, headers: [HTTPHeader] = []) -> Result<FetchOutcome, WeatherError> {
@@ -174,8 +174,8 @@ struct OpenMeteoDecodingTests {
     }
 
     @Test("the request: rounded to 2 decimals, timezone=auto, units, User-Agent, timeout")
-    func request() {
-        var order = FetchOrder(position: Coordinate(latitude: 52.516_7, longitude: -104.984_9))
+    func request() throws {
+        var order = FetchOrder(position: try Coordinate(latitude: 52.516_7, longitude: -104.984_9))
         let metric = Self.service.request(for: order)
         #expect(metric.url.hasPrefix("https://api.open-meteo.com/v1/forecast?latitude=52.52&longitude=-104.98&current="))
         #expect(metric.url.contains("&timezone=auto&forecast_days=3"))

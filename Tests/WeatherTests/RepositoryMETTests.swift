@@ -18,7 +18,7 @@ struct RepositoryMETTests {
         let transport = ScriptedTransport(otherwise: .response(HTTPResponse(status: 304, headers: headers)))
         transport.script = [.response(HTTPResponse(status: 200, headers: headers, body: Self.body))]
         var rig = WeatherRig(service: METNorwayDecodingTests.service, transport: transport)
-        rig.run(until: rig.clock.now() + .seconds(4 * 3600), position: Coordinate(latitude: 59.9139, longitude: 10.7522))
+        rig.run(until: rig.clock.now() + .seconds(4 * 3600), position: try Coordinate(latitude: 59.9139, longitude: 10.7522))
         // Every gap is at least the 40 minutes Expires asks for (longer than the 15-minute cadence).
         #expect((6...7).contains(rig.fetches.count), "4 h at 40–42 min a fetch")
         #expect(rig.gaps.allSatisfy { $0 >= 2400 && $0 <= 2400 + 120 }, "\(rig.gaps)")
@@ -32,10 +32,10 @@ struct RepositoryMETTests {
     }
 
     @Test("a 403 stops fetching until the configuration changes")
-    func forbidden() {
+    func forbidden() throws {
         let transport = ScriptedTransport(otherwise: .response(HTTPResponse(status: 403, body: Array("Missing User-Agent".utf8))))
         var rig = WeatherRig(service: METNorwayDecodingTests.service, transport: transport)
-        rig.run(until: rig.clock.now() + .seconds(86_400), position: Coordinate(latitude: 59.9139, longitude: 10.7522))
+        rig.run(until: rig.clock.now() + .seconds(86_400), position: try Coordinate(latitude: 59.9139, longitude: 10.7522))
         #expect(rig.fetches.count == 1)
         #expect(rig.repository.state.failure == .forbidden(reason: "Missing User-Agent"))
     }

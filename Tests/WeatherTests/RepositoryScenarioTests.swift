@@ -42,24 +42,24 @@ struct RepositoryScenarioTests {
     }
 
     @Test("GPS fixes never fetch by themselves; a move over 0.05° does, 60 s after the last fetch at the earliest")
-    func earlyRefreshOnMove() {
+    func earlyRefreshOnMove() throws {
         var rig = Self.rig()
         rig.run(until: rig.clock.now(), position: Bodies.berlin)
         // A fix every second for 5 minutes, wandering by up to 0.04°: no fetch.
         for second in 1...300 {
             let wobble = Double(second % 9) * 0.005
             rig.clock.advance(by: .seconds(1))
-            rig.run(until: rig.clock.now(), position: Coordinate(latitude: 52.5163 + wobble, longitude: 13.4069 - wobble))
+            rig.run(until: rig.clock.now(), position: try Coordinate(latitude: 52.5163 + wobble, longitude: 13.4069 - wobble))
         }
         #expect(rig.fetches.count == 1)
         // Moved 0.2° at once: fetch now (it has been more than 60 s).
-        rig.run(until: rig.clock.now(), position: Coordinate(latitude: 52.72, longitude: 13.41))
+        rig.run(until: rig.clock.now(), position: try Coordinate(latitude: 52.72, longitude: 13.41))
         #expect(rig.fetches.count == 2)
         #expect(rig.fetches[1].at == Instant.zero + .seconds(300))
         #expect(rig.transport.requests[1].url.contains("latitude=52.72&"))
         // And again 10 s later: it waits until 60 s after the last fetch began.
         rig.clock.advance(by: .seconds(10))
-        rig.run(until: rig.clock.now() + .seconds(59), position: Coordinate(latitude: 52.9, longitude: 13.41))
+        rig.run(until: rig.clock.now() + .seconds(59), position: try Coordinate(latitude: 52.9, longitude: 13.41))
         #expect(rig.fetches.count == 3)
         #expect(rig.fetches[2].at == Instant.zero + .seconds(360))
     }

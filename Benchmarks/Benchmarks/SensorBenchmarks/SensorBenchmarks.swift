@@ -226,7 +226,7 @@ let openMeteoBody = """
 final class DecodeRig {
     let service = OpenMeteoService(identity: ClientIdentity(contact: "bench@example.invalid"))
     let response = HTTPResponse(status: 200, body: Array(openMeteoBody.utf8))
-    let order = FetchOrder(position: Coordinate(latitude: 47.26, longitude: 11.38))
+    let order = FetchOrder(position: try! Coordinate(latitude: 47.26, longitude: 11.38))
     let receivedAt = WallTime(seconds: 1_783_172_760)  // 2026-07-04T13:46Z
 
     init() {

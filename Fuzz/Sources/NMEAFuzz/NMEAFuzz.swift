@@ -22,6 +22,7 @@
 //   a trusted time needs a 2D/3D fix; descriptions and conversions do not trap.
 
 import GPS
+import HAL
 
 #if canImport(Glibc)
 import Glibc

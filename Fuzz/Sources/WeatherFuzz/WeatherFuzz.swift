@@ -23,12 +23,12 @@ let openMeteo = OpenMeteoService(identity: identity)
 let metNorway = METNorwayService(identity: identity, zone: ZoneRules.parse(posix: "CET-1CEST,M3.5.0,M10.5.0/3")!)
 let statuses = [200, 203, 304, 400, 403, 429, 500, 503]
 let received = WallTime(seconds: 1_768_461_485)  // 2026-01-15T07:18:05Z
-let order = FetchOrder(position: Coordinate(latitude: 59.91, longitude: 10.75))
+let order = FetchOrder(position: try! Coordinate(latitude: 59.91, longitude: 10.75))
 
 func finite(_ value: Double?) -> Bool { value.map { $0.isFinite } ?? true }
 
 func check(_ report: WeatherReport) {
-    invariant(Coordinate(latitude: report.latitude, longitude: report.longitude).isValid, "position")
+    invariant(report.position != nil, "position")
     if let now = report.current {
         for value in [now.temperature, now.apparentTemperature, now.humidity, now.precipitation, now.pressure, now.cloudCover,
                       now.windSpeed, now.windDirection, now.windGusts] { invariant(finite(value), "current value") }

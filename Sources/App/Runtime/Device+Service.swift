@@ -51,7 +51,7 @@ extension Device {
         case .stale: kind = .stale
         }
         let last = location.lastFix.flatMap { received in
-            received.fix.coordinate.map { Self.position($0.latitude.degrees, $0.longitude.degrees) }
+            received.fix.coordinate.map { Self.position($0) }
         }
         let threeD = location.lastFix?.fix.mode == .threeD
         // A satellite count that changes every few epochs is news only while searching.
@@ -62,9 +62,7 @@ extension Device {
     }
 
     /// Degrees rounded to 10⁻⁴ (~10 m): a receiver's jitter at rest is not news.
-    static func position(_ latitude: Double, _ longitude: Double) -> Position {
-        Position(latitude: (latitude * 10_000).rounded() / 10_000, longitude: (longitude * 10_000).rounded() / 10_000)
-    }
+    static func position(_ coordinate: Coordinate) -> Coordinate { coordinate.rounded(places: 4) }
 
     // MARK: Buttons
 

@@ -61,8 +61,7 @@ extension AppState {
         }
         do throws(StoreError) {
             let location = SavedLocation(
-                id: store.nextLocationID, name: try LocationName(position.label),
-                coordinate: try StoredCoordinate(latitude: position.latitude, longitude: position.longitude))
+                id: store.nextLocationID, name: try LocationName(position.label), coordinate: position)
             notice = nil
             effects.append(.commit(.addLocation(location)))
         } catch {

@@ -18,12 +18,11 @@ extension AppState {
 
     /// Where the shown place is: a saved location's coordinate; for the first entry the
     /// current fix, else the last known fix, else the board's default location.
-    public var shownPosition: Position {
+    public var shownPosition: Coordinate {
         switch shown {
         case .saved(let id):
             if let index = store.index(of: id) {
-                let c = store.locations[index].coordinate
-                return Position(latitude: c.latitude, longitude: c.longitude)
+                return store.locations[index].coordinate
             }
             return herePosition
         case .here:
@@ -31,7 +30,7 @@ extension AppState {
         }
     }
 
-    private var herePosition: Position { gps.position ?? gps.lastPosition ?? options.defaultPosition }
+    private var herePosition: Coordinate { gps.position ?? gps.lastPosition ?? options.defaultPosition }
 
     /// The name and origin the header shows.
     var shownPlace: Place {

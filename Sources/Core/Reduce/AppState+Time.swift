@@ -58,7 +58,7 @@ extension AppState {
     }
 
     /// Whether the sun is down at `position` at `wall`.
-    static func isNight(at wall: WallTime, position: Position, zone: ZoneRules) -> Bool {
+    static func isNight(at wall: WallTime, position: Coordinate, zone: ZoneRules) -> Bool {
         let offset = zone.offset(at: wall)
         let date = CivilDateTime(wall, offsetSeconds: offset).date
         switch SolarEvents.day(date: date, latitude: position.latitude, longitude: position.longitude, utcOffsetSeconds: offset) {

@@ -6,9 +6,9 @@ extension AppState {
     /// The cache read at start is shown (marked stale by its age) only if it is for the place
     /// shown now: weather for somewhere else under this place's name would be wrong.
     mutating func restore(_ report: WeatherReport, _ validators: CacheValidators, _ moment: Moment, _ effects: inout [Effect]) {
-        let position = Position(latitude: report.latitude, longitude: report.longitude)
-        guard position.degreesApart(from: shownPosition) <= Self.samePlace else {
-            effects.append(.log(.text("weather cache is for \(position.label), not the shown place; not shown")))
+        let position = report.position
+        guard let position, position.degreesApart(from: shownPosition) <= Self.samePlace else {
+            effects.append(.log(.text("weather cache is for \(position?.label ?? "no place"), not the shown place; not shown")))
             return
         }
         weather.restore(report, validators: validators)

@@ -15,7 +15,7 @@ public struct DeviceOptions: Sendable, Equatable {
     }
 
     public var defaultName: String
-    public var defaultPosition: Position
+    public var defaultPosition: Coordinate
     /// Each button's short and long press, in board-file order (A, B, C, D).
     public var buttons: [Buttons]
     public var hasSensor: Bool
@@ -33,7 +33,7 @@ public struct DeviceOptions: Sendable, Equatable {
     public var provider: WeatherProvider = .openMeteo
 
     public init(
-        defaultName: String, defaultPosition: Position, buttons: [Buttons], hasSensor: Bool, boardZone: String?,
+        defaultName: String, defaultPosition: Coordinate, buttons: [Buttons], hasSensor: Bool, boardZone: String?,
         rotateEvery: Duration? = nil, orbit: Bool = true
     ) {
         self.defaultName = defaultName
@@ -52,7 +52,7 @@ extension DeviceOptions {
     public init(board: BoardConfig) {
         self.init(
             defaultName: board.defaultLocation.name,
-            defaultPosition: Position(latitude: board.defaultLocation.latitude, longitude: board.defaultLocation.longitude),
+            defaultPosition: board.defaultLocation.coordinate,
             buttons: board.buttons.map { Buttons(press: $0.press, longPress: $0.longPress) },
             hasSensor: board.sensor != nil, boardZone: board.timeZone, rotateEvery: board.screens.rotateEvery,
             orbit: board.screens.orbit && board.display.kind.isOLED)

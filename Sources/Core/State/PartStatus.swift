@@ -22,9 +22,9 @@ public struct GPSReport: Sendable, Equatable {
     public var kind: Kind
     /// The current fix's position (only in `.fix`), rounded to 10⁻⁴° (~10 m) so that the
     /// receiver's jitter is not a change.
-    public var position: Position?
+    public var position: Coordinate?
     /// The last known position, kept through `.stale` and unplugs (shown as "last known").
-    public var lastPosition: Position?
+    public var lastPosition: Coordinate?
     public var satellites: Int?
     /// "2D" or "3D" while there is a fix.
     public var threeD: Bool
@@ -32,7 +32,7 @@ public struct GPSReport: Sendable, Equatable {
     public var detail: String
 
     public init(
-        kind: Kind, position: Position? = nil, lastPosition: Position? = nil, satellites: Int? = nil,
+        kind: Kind, position: Coordinate? = nil, lastPosition: Coordinate? = nil, satellites: Int? = nil,
         threeD: Bool = false, detail: String = ""
     ) {
         self.kind = kind

@@ -1,3 +1,5 @@
+import HAL
+
 /// A field that is present but cannot be what the sentence says it is (a letter in a number,
 /// minute 61, the 31st of April). The whole sentence is then dropped as malformed: a garbled
 /// sentence can carry a valid checksum after a buffer overrun (notes/gps-nmea.md §3.6), and half

@@ -1,3 +1,5 @@
+import HAL
+
 /// A decoded NMEA 0183 sentence. Every field that was empty is `nil`.
 ///
 /// Plain values with inline storage, so decoding a sentence never touches the heap; TXT keeps

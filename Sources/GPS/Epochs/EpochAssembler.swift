@@ -1,3 +1,5 @@
+import HAL
+
 /// Merges decoded sentences into one `Fix` per receiver epoch (one UTC time of day).
 ///
 /// An epoch closes when a sentence brings a different time of day, when a sentence type that

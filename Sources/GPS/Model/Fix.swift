@@ -1,3 +1,5 @@
+import HAL
+
 /// What the receiver's fix says about the position (gpsd's TPV `mode`).
 public enum FixMode: Int, Sendable, Comparable, CustomStringConvertible {
     /// No sentence of the epoch said anything about the fix.
@@ -81,9 +83,10 @@ public struct Fix: Sendable, Equatable {
     /// when no indicator of the epoch says invalid and the position is present and in range).
     public var isValid: Bool { mode >= .twoD }
 
+    /// The position, when both angles are present and in range.
     public var coordinate: Coordinate? {
         guard let latitude, let longitude else { return nil }
-        return Coordinate(latitude: latitude, longitude: longitude)
+        return try? Coordinate(latitude: latitude, longitude: longitude)
     }
 
     /// Speed over ground in m/s, as gpsd reports it (1 knot = 1852 m / 3600 s).

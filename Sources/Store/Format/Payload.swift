@@ -1,3 +1,5 @@
+import HAL
+
 /// The payloads of snapshots and change records, and the schema versions they follow.
 ///
 /// Schema 1 (the first layout): the three settings of the original settings screen as three

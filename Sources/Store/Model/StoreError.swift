@@ -38,3 +38,13 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension StoreError {
+    /// A coordinate's range error as the store reports it (a usage error, exit 64).
+    public init(_ error: CoordinateError) {
+        switch error {
+        case .latitudeOutOfRange(let value): self = .latitudeOutOfRange(value)
+        case .longitudeOutOfRange(let value): self = .longitudeOutOfRange(value)
+        }
+    }
+}

@@ -53,6 +53,10 @@ public struct WeatherReport: Sendable, Equatable {
         self.hours = hours
         self.days = days
     }
+
+    /// `latitude` and `longitude` as a coordinate; nil when they are out of range (the decoders
+    /// refuse such an answer, so a decoded report always has one).
+    public var position: Coordinate? { try? Coordinate(latitude: latitude, longitude: longitude) }
 }
 
 /// The conditions now. Every value may be missing: the services write `null` for anything they

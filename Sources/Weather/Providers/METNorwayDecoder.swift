@@ -14,7 +14,7 @@ enum METNorwayDecoder {
         let longitude = try JSONFields.number(coordinates[0], at: "geometry.coordinates[0]")
         let latitude = try JSONFields.number(coordinates[1], at: "geometry.coordinates[1]")
         let altitude = coordinates.count > 2 ? try JSONFields.number(coordinates[2], at: "geometry.coordinates[2]") : nil
-        guard Coordinate(latitude: latitude, longitude: longitude).isValid else {
+        guard (try? Coordinate(latitude: latitude, longitude: longitude)) != nil else {
             throw .malformed("geometry.coordinates \(longitude), \(latitude) out of range")
         }
         guard let properties = try root.object("properties"), let series = try properties.array("timeseries") else {

@@ -17,7 +17,7 @@ enum OpenMeteoDecoder {
         guard abs(offset) <= 18 * 3600 else { throw .malformed("utc_offset_seconds: \(offset) is not an offset") }
         let latitude = try root.requiredNumber("latitude")
         let longitude = try root.requiredNumber("longitude")
-        guard Coordinate(latitude: latitude, longitude: longitude).isValid else {
+        guard (try? Coordinate(latitude: latitude, longitude: longitude)) != nil else {
             throw .malformed("latitude/longitude \(latitude), \(longitude) out of range")
         }
         let times = LocalTimes(offset: offset)

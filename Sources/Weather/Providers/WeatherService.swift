@@ -25,29 +25,6 @@ public struct FetchOrder: Sendable, Equatable {
     }
 }
 
-/// A position, in degrees.
-public struct Coordinate: Sendable, Equatable, Hashable {
-    public var latitude: Double
-    public var longitude: Double
-
-    public init(latitude: Double, longitude: Double) {
-        self.latitude = latitude
-        self.longitude = longitude
-    }
-
-    /// Rounded to `places` decimals: 2 places is ~1 km, the resolution of the models, kind to
-    /// the services' caches and to the owner's privacy (weather-and-sensor.md §4.2).
-    public func rounded(places: Int = 2) -> Coordinate {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        return Coordinate(latitude: (latitude * scale).rounded() / scale, longitude: (longitude * scale).rounded() / scale)
-    }
-
-    public var isValid: Bool {
-        latitude.isFinite && longitude.isFinite && (-90...90).contains(latitude) && (-180...180).contains(longitude)
-    }
-}
-
 /// What the service said about caching its answer (MET Norway's terms: obey `Expires`, send
 /// `If-Modified-Since` with the stored `Last-Modified`, verbatim).
 public struct CacheValidators: Sendable, Equatable {

@@ -91,7 +91,7 @@ public struct WeatherCache: Sendable, Equatable {
         }
         let parts = lines["position"]?.split(separator: " ") ?? []
         guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
-            Coordinate(latitude: latitude, longitude: longitude).isValid
+            let position = try? Coordinate(latitude: latitude, longitude: longitude)
         else { return .failure(.damaged("no position")) }
         guard let lengthText = lines["body"], let length = Int(lengthText), length == bytes.count - index else {
             return .failure(.damaged("the body is not as long as its header says (torn write?)"))
@@ -99,7 +99,7 @@ public struct WeatherCache: Sendable, Equatable {
         return .success(
             WeatherCache(
                 provider: provider, fetchedAt: WallTime(seconds: fetched),
-                position: Coordinate(latitude: latitude, longitude: longitude), lastModified: storable(lines["last-modified"]),
+                position: position, lastModified: storable(lines["last-modified"]),
                 body: Array(bytes[index...])))
     }
 

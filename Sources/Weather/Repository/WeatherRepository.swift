@@ -16,7 +16,7 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
     private(set) var validators = CacheValidators.none
     private var lastAttempt: Instant?
     private var consecutiveFailures = 0
-    private var lastPersisted: (at: WallTime, provider: WeatherProvider, position: Coordinate)?
+    private var lastPersisted: (at: WallTime, provider: WeatherProvider, position: Coordinate?)?
     private var random: Random
 
     public init(policy: RefreshPolicy = .standard, units: RequestUnits = .metric, random: Random) {
@@ -41,14 +41,13 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
         guard state.value == nil else { return }
         state = .success(report)
         self.validators = CacheValidators(lastModified: validators.lastModified)
-        lastPersisted = (report.fetchedAt, report.provider, Coordinate(latitude: report.latitude, longitude: report.longitude).rounded())
+        lastPersisted = (report.fetchedAt, report.provider, report.position?.rounded())
     }
 
     /// A position from the GPS (or a saved location). The first one fetches at once; later ones
     /// only when the rounded position moved more than `moveThreshold` and `moveMinimumInterval`
     /// passed since the last fetch began (weather-and-sensor.md §4.2: never per fix).
     public mutating func updatePosition(_ coordinate: Coordinate, now: Instant) {
-        guard coordinate.isValid else { return }
         let rounded = coordinate.rounded(places: 2)
         guard let current = position else {
             position = rounded
@@ -170,7 +169,7 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
     }
 
     private mutating func persistIfDue(_ report: WeatherReport, wallNow: WallTime) -> [Effect] {
-        let place = Coordinate(latitude: report.latitude, longitude: report.longitude).rounded()
+        let place = report.position?.rounded()
         if let last = lastPersisted, last.provider == report.provider, last.position == place,
             wallNow - last.at < policy.persistInterval, wallNow >= last.at
         {

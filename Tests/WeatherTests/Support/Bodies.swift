@@ -26,5 +26,5 @@ enum Bodies {
         HTTPResponse(status: status, body: Array(body.utf8))
     }
 
-    static let berlin = Coordinate(latitude: 52.5163, longitude: 13.4069)
+    static let berlin = try! Coordinate(latitude: 52.5163, longitude: 13.4069)
 }

@@ -1,11 +1,8 @@
-import Weather
+import HAL
 
-/// A position in degrees, as the device's logic uses it: the weather service's coordinate type,
-/// which the store's fixed-point coordinate and the GPS's exact angles are converted into at
-/// the edge (the store and the GPS keep their exact forms for what they do).
-public typealias Position = Weather.Coordinate
-
-extension Position {
+/// How the device's logic names and compares places. Every place is a `Coordinate` (HAL's):
+/// the GPS fix, a saved location, the board's default and the weather's position alike.
+extension Coordinate {
     /// "52.52N 13.41E": how a place is named until a place name is known (2 decimals, ~1 km,
     /// the resolution the weather is fetched at).
     public var label: String {
@@ -20,7 +17,7 @@ extension Position {
 
     /// The larger of the latitude and longitude differences, in degrees: the repository's notion
     /// of "moved" (weather-and-sensor.md §4.2).
-    public func degreesApart(from other: Position) -> Double {
+    public func degreesApart(from other: Coordinate) -> Double {
         max(abs(latitude - other.latitude), abs(longitude - other.longitude))
     }
 }

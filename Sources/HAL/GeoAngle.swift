@@ -1,4 +1,5 @@
-/// A latitude or longitude held exactly, in units of 10⁻⁹ arc-minute.
+/// A latitude or longitude held exactly, in units of 10⁻⁹ arc-minute: the angle of a
+/// `Coordinate`.
 ///
 /// NMEA writes angles as degrees and decimal minutes (`4404.14063,N` is 44° 04.14063′ N, RTK
 /// receivers send up to 8 decimals of a minute). Converting minutes to degrees divides by 60,
@@ -24,15 +25,4 @@ public struct GeoAngle: Sendable, Hashable, Comparable, CustomStringConvertible 
     public static func < (a: GeoAngle, b: GeoAngle) -> Bool { a.nanominutes < b.nanominutes }
 
     public var description: String { String(degrees) }
-}
-
-/// A position on the WGS 84 ellipsoid.
-public struct Coordinate: Sendable, Hashable {
-    public var latitude: GeoAngle
-    public var longitude: GeoAngle
-
-    public init(latitude: GeoAngle, longitude: GeoAngle) {
-        self.latitude = latitude
-        self.longitude = longitude
-    }
 }
