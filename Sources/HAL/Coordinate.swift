@@ -76,8 +76,11 @@ public struct Coordinate: Sendable, Hashable {
         guard places <= 10 else { return self }
         var unit = GeoAngle.nanominutesPerDegree
         for _ in 0..<max(places, 0) { unit /= 10 }
-        func round(_ angle: GeoAngle) -> GeoAngle { GeoAngle(nanominutes: Self.quotient(angle.nanominutes, unit) * unit) }
-        return Coordinate(checkedLatitude: round(latitudeAngle), longitude: round(longitudeAngle))
+        // Written out, not through a local function: one that captures `unit` boxes it on the
+        // heap in a debug build, and the loop rounds every GPS epoch (0 allocations, §4).
+        return Coordinate(
+            checkedLatitude: GeoAngle(nanominutes: Self.quotient(latitudeAngle.nanominutes, unit) * unit),
+            longitude: GeoAngle(nanominutes: Self.quotient(longitudeAngle.nanominutes, unit) * unit))
     }
 
     /// `value / divisor` rounded half away from zero (`divisor` > 0; |value| ≤ 1.08 × 10¹³, so
