@@ -34,30 +34,8 @@ public struct BoardProblem: Sendable, Equatable, CustomStringConvertible {
     /// Control characters in either (a key or value quoted from the file: `"pi\nctrl"`) are
     /// written as escapes, so a problem is always one line for the CLI and the journal.
     public init(path: String, message: String) {
-        self.path = Self.oneLine(path)
-        self.message = Self.oneLine(message)
-    }
-
-    static func oneLine(_ text: String) -> String {
-        // C0 and C1 controls (line feed, carriage return, NEL…) and the two Unicode separators.
-        func breaks(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
-        }
-        guard text.unicodeScalars.contains(where: breaks) else {
-            return text
-        }
-        var line = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": line += "\\n"
-            case "\r": line += "\\r"
-            case "\t": line += "\\t"
-            case _ where breaks(scalar):
-                line += "\\u{\(String(scalar.value, radix: 16))}"
-            default: line.unicodeScalars.append(scalar)
-            }
-        }
-        return line
+        self.path = JSONText.oneLine(path)
+        self.message = JSONText.oneLine(message)
     }
 
     /// `path: message`, or the message alone for whole-document problems; the CLI prefixes the

@@ -32,12 +32,34 @@ public enum JSONText {
             case "\t": out += "\\t"
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
-                out += unicodeEscape(scalar)
+            case _ where breaksLine(scalar): out += unicodeEscape(scalar)
             default: out.unicodeScalars.append(scalar)
             }
         }
         return out + "\""
+    }
+
+    /// `text` with every control character and line or paragraph separator escaped (`\n`,
+    /// `\u0007`) and nothing else changed: for messages that already quote what they cite, so
+    /// a key or value from an untrusted document cannot break the message over lines.
+    public static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: breaksLine) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where breaksLine(scalar): out += unicodeEscape(scalar)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// C0 and C1 controls (line feed, carriage return, NEL…) and U+2028/U+2029.
+    static func breaksLine(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 
     /// `\u001B`: four hex digits, upper case.
