@@ -5,17 +5,7 @@ public enum JSONText {
     /// characters escaped, everything else as it is.
     public static func quoted(_ text: String) -> String {
         var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += unicodeEscape(scalar)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
+        for scalar in text.unicodeScalars { append(scalar, to: &out, quoting: true) { $0.value < 0x20 } }
         return out + "\""
     }
 
@@ -26,15 +16,7 @@ public enum JSONText {
         var out = "\""
         for (count, scalar) in text.unicodeScalars.enumerated() {
             if count == limit { return out + "…\"" }
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where breaksLine(scalar): out += unicodeEscape(scalar)
-            default: out.unicodeScalars.append(scalar)
-            }
+            append(scalar, to: &out, quoting: true, escaping: breaksLine)
         }
         return out + "\""
     }
@@ -45,16 +27,24 @@ public enum JSONText {
     public static func oneLine(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: breaksLine) else { return text }
         var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where breaksLine(scalar): out += unicodeEscape(scalar)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
+        for scalar in text.unicodeScalars { append(scalar, to: &out, quoting: false, escaping: breaksLine) }
         return out
+    }
+
+    /// The one escaper: `\n`, `\r` and `\t` by name, the other scalars `escaping` picks as
+    /// `\uXXXX`, and `"` and `\` too when the result goes between quotes.
+    private static func append(
+        _ scalar: Unicode.Scalar, to out: inout String, quoting: Bool, escaping: (Unicode.Scalar) -> Bool
+    ) {
+        switch scalar {
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case "\"" where quoting: out += "\\\""
+        case "\\" where quoting: out += "\\\\"
+        case _ where escaping(scalar): out += unicodeEscape(scalar)
+        default: out.unicodeScalars.append(scalar)
+        }
     }
 
     /// C0 and C1 controls (line feed, carriage return, NEL…) and U+2028/U+2029.
