@@ -144,6 +144,11 @@ struct PlaceSearch {
         let northUnits: Double
         let south: Double
         let north: Double
+        /// sin and cos of each edge.
+        let sinSouthEdge: Double
+        let cosSouthEdge: Double
+        let sinNorthEdge: Double
+        let cosNorthEdge: Double
         /// cos φ₁ cos(edge), and sin²(Δφ/2) from φ₁ to each edge.
         let cosSouth: Double
         let cosNorth: Double
@@ -158,8 +163,12 @@ struct PlaceSearch {
             northUnits = southUnits + Double(PlaceGrid.unitsPerDegree)
             south = southUnits * PlaceQuery.radiansPerUnit
             north = northUnits * PlaceQuery.radiansPerUnit
-            cosSouth = query.cosLatitude * max(0, cos(south))
-            cosNorth = query.cosLatitude * max(0, cos(north))
+            sinSouthEdge = sin(south)
+            cosSouthEdge = max(0, cos(south))
+            sinNorthEdge = sin(north)
+            cosNorthEdge = max(0, cos(north))
+            cosSouth = query.cosLatitude * cosSouthEdge
+            cosNorth = query.cosLatitude * cosNorthEdge
             let halfSouth = sin((south - query.latitude) / 2)
             let halfNorth = sin((north - query.latitude) / 2)
             havSouth = halfSouth * halfSouth
@@ -185,10 +194,13 @@ struct PlaceSearch {
             var nearest = min(havSouth + cosSouth * havGap, havNorth + cosNorth * havGap)
             let cosGap = 1 - 2 * havGap
             if cosGap > 0 {
-                let vertex = atan2(query.sinLatitude, query.cosLatitude * cosGap)
-                if vertex > south && vertex < north {
-                    let half = sin((vertex - query.latitude) / 2)
-                    nearest = min(nearest, half * half + query.cosLatitude * cos(vertex) * havGap)
+                // φ* = atan2(sin φ₁, cos φ₁ cos δ) lies in (south, north) iff tan south < tan φ* <
+                // tan north; multiplied out by the (non-negative) cosines, no trigonometry. There
+                // cos θ = A = √(sin²φ₁ + cos²φ₁ cos²δ), so h = (1 − A)/2 (absolute rounding ~10⁻¹⁶).
+                let x = query.cosLatitude * cosGap
+                if query.sinLatitude * cosSouthEdge > sinSouthEdge * x && query.sinLatitude * cosNorthEdge < sinNorthEdge * x {
+                    let a = (query.sinLatitude * query.sinLatitude + x * x).squareRoot()
+                    nearest = min(nearest, max(0, (1 - a) / 2))
                 }
             }
             return nearest
