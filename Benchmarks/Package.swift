@@ -69,6 +69,16 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "PlacesBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Places", package: rootPackage),
+                .product(name: "HAL", package: rootPackage),
+            ],
+            path: "Benchmarks/PlacesBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "DeviceBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
