@@ -14,7 +14,7 @@
 //   Graphics (framebuffer in the OLED RAM layout, generated fonts and icons, character frames) → HAL (ConditionGroup)
 //   Drivers  (SSD1306, SH1106, HD44780 behind a PCF8574, generic over the I²C bus) → HAL, Graphics
 //   Screens  (what each screen shows and how it is laid out on OLEDs and character LCDs) → Graphics, Store, Weather
-//   Core     (AppState, Event, Effect, reduce(), button gestures: the device's logic, pure) → Screens, GPS, Board
+//   Core     (AppState, Event, Effect, reduce(), button gestures: the device's logic, pure) → Screens, GPS, Board, Places
 //   App      (the device: runtime, effects onto the HAL, the simulated board, the loops) → Core, every component
 //   GPS      (NMEA framer, decoder, epochs, the location service; no Foundation) → HAL, SystemPackage (FilePath)
 //   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files) → HAL, CLinuxHAL
@@ -103,7 +103,7 @@ let package = Package(
         .target(name: "CPlaceData"),
         .target(name: "Places", dependencies: ["HAL", "CPlaceData"]),
         // The device's logic: one state, events in, effects out. No I/O, no Foundation.
-        .target(name: "Core", dependencies: ["HAL", "Store", "GPS", "Weather", "Screens", "Board"]),
+        .target(name: "Core", dependencies: ["HAL", "Store", "GPS", "Weather", "Screens", "Board", "Places"]),
         // The device: the runtime that owns the hardware and runs Core's effects, the simulated
         // board of `simulate` and the tests, and the loops (virtual time, poll(2)).
         .target(
@@ -164,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "WeatherHTTPTests", dependencies: ["WeatherHTTP", "Weather", "HAL", "HTTPTesting", "CorpusTesting"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "CoreTests", dependencies: ["Core", "HAL", "Store", "GPS", "Weather", "Screens", "Board"]),
+        .testTarget(name: "CoreTests", dependencies: ["Core", "HAL", "Store", "GPS", "Weather", "Screens", "Board", "Places"]),
         .testTarget(
             name: "AppTests",
             dependencies: [

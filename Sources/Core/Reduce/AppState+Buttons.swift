@@ -60,8 +60,11 @@ extension AppState {
             return
         }
         do throws(StoreError) {
-            let location = SavedLocation(
-                id: store.nextLocationID, name: try LocationName(position.label), coordinate: position)
+            // "near Tromsø" (issue 16), or the coordinates when no place is near.
+            var name = PlaceNaming.savedName(position)
+            if name == nil { name = try LocationName(position.label) }
+            guard let name else { return }
+            let location = SavedLocation(id: store.nextLocationID, name: name, coordinate: position)
             notice = nil
             effects.append(.commit(.addLocation(location)))
         } catch {

@@ -47,7 +47,8 @@ extension AppState {
     }
 
     private var herePlace: Place {
-        if let position = gps.position ?? gps.lastPosition { return Place(name: position.label, source: .gps) }
+        // Named after the nearest populated place (issue 16), the coordinates when none is near.
+        if let position = gps.position ?? gps.lastPosition { return Place(name: PlaceNaming.shownName(position), source: .gps) }
         return Place(name: options.defaultName, source: .boardDefault)
     }
 

@@ -44,7 +44,7 @@ struct ButtonScenarioTests {
         Self.press(board, 1, hold: .milliseconds(1500))  // B long: save the position
         #expect(board.device.state.store.locations.count == 1)
         let saved = board.device.state.store.locations[0]
-        #expect(saved.name.value.hasSuffix("E"))
+        #expect(saved.name.value == "near Mitte", "named after the nearest populated place (issue 16)")
         #expect(board.device.state.store.settings.units == .metric, "the release after a long press is silent")
         Self.press(board, 0, hold: .milliseconds(1500))  // A long: next place
         #expect(board.device.state.shown == .saved(saved.id))
