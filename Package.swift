@@ -135,14 +135,14 @@ let package = Package(
             name: "thunderstorm",
             dependencies: [
                 "HAL", "HALLinux", "Board", "GPS", "Store", "Drivers", "Screens", "Graphics", "HALSim", "Weather", "WeatherHTTP", "JSON",
-                "Core", "App",
+                "Places", "Core", "App",
                 system,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .testTarget(name: "HALTests", dependencies: ["HAL"]),
-        .testTarget(name: "PlacesTests", dependencies: ["Places", "HAL", "AllocationCounting"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "HAL", "AllocationCounting"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HALLinuxTests",
             dependencies: [

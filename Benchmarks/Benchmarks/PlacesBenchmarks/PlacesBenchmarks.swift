@@ -4,6 +4,8 @@
 //   caps, where the search has to look farthest; one pass over all 1,000 per iteration.
 // - "NearestPlaceNearTowns": 1,000 positions within about 0.3° of a pseudo-random place of the
 //   table, where a device usually is; one pass per iteration.
+// - "ZoneLookup": ZoneTable.zone(at:) at the same 1,000 positions uniform on the sphere (sea and
+//   land); "ZoneLookupNearTowns" at the 1,000 near places, where borders are dense.
 // The custom metric is ns/lookup (the pass time divided by 1,000). Mallocs per pass are gated
 // at 0 (Thresholds/PlacesBenchmarks.*.p90.json): the search allocates nothing.
 
@@ -62,6 +64,17 @@ final class LookupRig {
         })
     }
 
+    func runZones() {
+        var sum = 0
+        positions.withUnsafeBufferPointer { positions in
+            for index in positions.indices {
+                let fix = ZoneTable.zone(at: positions[index])
+                sum &+= fix.zone.index &+ fix.borderMeters
+            }
+        }
+        blackHole(sum)
+    }
+
     func run() {
         var sum = 0
         positions.withUnsafeBufferPointer { positions in
@@ -93,6 +106,18 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("NearestPlaceNearTowns") { benchmark, rig in
         measure(benchmark, .nanosecondsPerLookup, per: lookupsPerIteration) { rig.run() }
+    } setup: {
+        LookupRig.nearTowns()
+    }
+
+    Benchmark("ZoneLookup") { benchmark, rig in
+        measure(benchmark, .nanosecondsPerLookup, per: lookupsPerIteration) { rig.runZones() }
+    } setup: {
+        LookupRig.sphere()
+    }
+
+    Benchmark("ZoneLookupNearTowns") { benchmark, rig in
+        measure(benchmark, .nanosecondsPerLookup, per: lookupsPerIteration) { rig.runZones() }
     } setup: {
         LookupRig.nearTowns()
     }
