@@ -61,7 +61,9 @@ extension AppState {
         if weather.position.map({ $0.degreesApart(from: position.rounded()) > Self.samePlace }) ?? false {
             weatherToken &+= 1  // an answer for the old place is dropped when it comes
             weather.wipe()
+            zonePlaceChanged()
         }
+        if shown == .here, let fix = gps.position ?? gps.lastPosition { zoneFromPosition(fix, &effects) }
         weather.updatePosition(position, now: moment.now)
         refreshWeatherPanel(moment)
         refreshBrightness(moment, &effects)
@@ -111,6 +113,9 @@ extension AppState {
             frameDirty = true
         }
         guard shown == .here else { return }
+        // The position's zone (issue 16), after the place has changed if it did; a fix that
+        // moved less than `zoneLookupStep` costs one comparison.
+        defer { if let fix = report.position ?? report.lastPosition { zoneFromPosition(fix, &effects) } }
         let after = (report.position ?? report.lastPosition)?.rounded()
         guard before != after else {
             if let position = report.position { weather.updatePosition(position, now: moment.now) }

@@ -30,9 +30,7 @@ extension AppState {
         case .weather(let token, let outcome):
             weatherOutcome(token, outcome, moment, &effects)
         case .zone(let rules, let source):
-            zone = rules
-            zoneSource = source
-            refreshTime(moment, &effects, force: true)
+            zoneLoaded(rules, source, moment, &effects)
         case .zoneFailed(let name, let reason):
             effects.append(.log(.problem("zone \(name): \(reason); keeping \(zone.identifier)")))
         case .indoor(let reading):

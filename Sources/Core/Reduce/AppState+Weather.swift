@@ -33,12 +33,11 @@ extension AppState {
         frameDirty = true
     }
 
-    /// The provider's zone for the place wins over the board's (it follows the device when it
-    /// travels); asked for once per name.
+    /// The provider's zone for the place wins over the position table's and the board's (it
+    /// follows the device when it travels); asked for once per name.
     private mutating func zoneFrom(_ report: WeatherReport, _ effects: inout [Effect]) {
-        guard let name = report.timeZone, name != requestedZone else { return }
-        requestedZone = name
-        effects.append(.loadZone(name, .provider))
+        guard let name = report.timeZone else { return }
+        zoneFromProvider(name, provider: report.provider, &effects)
     }
 
     /// Rebuilds the weather part of the screen model from the repository. This allocates (the

@@ -61,6 +61,8 @@ public struct AppState {
     var panelRegime = 0
     /// The zone name asked for last, so a report naming the same zone asks for nothing.
     var requestedZone: String?
+    /// The position table's zone for the GPS position, and what the provider said (issue 16).
+    var positionZone = PositionZone()
 
     public init(options: DeviceOptions, store: StoreState, storeHealth: StoreHealth, seed: UInt64) {
         self.options = options
