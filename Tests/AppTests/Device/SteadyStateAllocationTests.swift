@@ -4,6 +4,7 @@ import Core
 import DeviceTesting
 import HAL
 import Testing
+import Weather
 
 /// Issue 13 item 8 and ARCHITECTURE §4: the loop's steady state allocates nothing. Counted with
 /// malloc itself (`countMallocs`) on the rig whose parts allocate nothing of their own.
@@ -29,6 +30,40 @@ struct SteadyStateAllocationTests {
         #expect(rig.device.counters.fetches == fetches, "no weather update inside the window")
         #expect(rig.device.counters.frames - frames >= 12, "minute ticks, orbit steps and rotations drew frames")
         #expect(rig.device.counters.wakeups - wakes >= 780)
+    }
+
+    @Test("a drive inside one zone: fixes 100 m or more apart look the zone up and allocate nothing (issue 16)")
+    func zoneLookupOnTheMove() throws {
+        let options = DeviceOptions(
+            defaultName: "Berlin", defaultPosition: try Coordinate(latitude: 52.52, longitude: 13.405), buttons: [],
+            hasSensor: false, boardZone: nil, orbit: false)
+        var state = AppState(options: options, store: .initial, storeHealth: .healthy, seed: 1)
+        var effects: [Effect] = []
+        effects.reserveCapacity(16)
+        let wall = WallTime(seconds: 1_782_043_200)
+        func moment(_ seconds: Int64) -> Moment {
+            Moment(now: Instant(nanoseconds: seconds * 1_000_000_000), wall: wall + .seconds(seconds), source: .system)
+        }
+        state.reduce(.start, at: moment(0), into: &effects)
+        // Three fixes 150–200 m apart in the same 0.01° cell (the place's name stays), built
+        // before counting.
+        let fixes = try [(52.5210, 13.4010), (52.5225, 13.4025), (52.5240, 13.4040)].map { latitude, longitude in
+            Event.gps(GPSReport(kind: .fix, position: try Coordinate(latitude: latitude, longitude: longitude), satellites: 9, threeD: true))
+        }
+        state.reduce(fixes[0], at: moment(1), into: &effects)
+        #expect(effects.contains(.loadZone("Europe/Berlin", .position)))
+        effects.removeAll(keepingCapacity: true)
+        let moments = (2...7).map { moment(Int64($0)) }
+        var step = 0
+        Self.expectNone(
+            countMallocs {
+                for index in 0..<fixes.count {
+                    state.reduce(fixes[index], at: moments[step], into: &effects)
+                    step += 1
+                }
+                effects.removeAll(keepingCapacity: true)
+            }, "fixes on the move in one zone")
+        #expect(state.zoneSource != .provider)
     }
 
     @Test("a button press through the debouncer, the commit, the render and the flush")
