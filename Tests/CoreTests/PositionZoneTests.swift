@@ -52,6 +52,7 @@ struct PositionZoneTests {
         state.reduce(.zone(oslo, .position), at: ReducerTests.moment(5), into: &effects)
         #expect(state.zoneSource == .position)
         #expect(state.zone.identifier == "Europe/Oslo")
+        #expect(Self.logLines(effects) == ["zone: Europe/Oslo from the GPS position (the position table)"])
         #expect(state.model.clock == ClockTime(hour: 14, minute: 0))
         effects.removeAll()
         // The same fix again, and one 30 m away: nothing asked again.
@@ -132,6 +133,22 @@ struct PositionZoneTests {
         effects.removeAll()
         state.reduce(Self.fix(69.6492, 18.9553), at: ReducerTests.moment(5), into: &effects)
         #expect(Self.zoneRequests(effects) == ["Europe/Oslo position"])
+    }
+
+    @Test("a board naming the position's zone: nothing is loaded again, the source becomes the position")
+    func boardAgrees() {
+        var options = ReducerTests.options
+        options.boardZone = "Europe/Berlin"
+        var state = AppState(options: options, store: .initial, storeHealth: .healthy, seed: 1)
+        var effects: [Effect] = []
+        state.reduce(.start, at: ReducerTests.moment(0), into: &effects)
+        state.reduce(.zone(.fixed(offsetSeconds: 7200, identifier: "Europe/Berlin"), .board), at: ReducerTests.moment(0), into: &effects)
+        #expect(state.zoneSource == .board)
+        effects.removeAll()
+        state.reduce(Self.fix(52.53, 13.41), at: ReducerTests.moment(5), into: &effects)
+        #expect(Self.zoneRequests(effects).isEmpty)
+        #expect(state.zoneSource == .position)
+        #expect(Self.logLines(effects) == ["zone: Europe/Berlin from the GPS position (the position table)"])
     }
 
     @Test("the GPS entry is named after the nearest place; far from every place, by its coordinates")

@@ -48,10 +48,14 @@ extension AppState {
             positionZone.current = fix.zone
             positionZone.requested = false
         }
-        guard !positionZone.requested, positionZone.providerName == nil, let zone = positionZone.current else { return }
+        guard !positionZone.requested, positionZone.providerName == nil, let table = positionZone.current else { return }
         positionZone.requested = true
-        let name = zone.name
-        guard name != requestedZone else { return }
+        let name = table.name
+        guard name != requestedZone else {
+            // The board named the same zone: the rules in force are the position's.
+            if zoneSource == .board, zone.identifier == name { zoneLoaded(zone, .position, nil, &effects) }
+            return
+        }
         requestedZone = name
         effects.append(.loadZone(name, .position))
     }
@@ -81,10 +85,16 @@ extension AppState {
 
     /// `.zone(rules, source)`: an answer the provider has since overtaken counts as the provider's
     /// when it names the same zone.
-    mutating func zoneLoaded(_ rules: ZoneRules, _ source: ZoneSource, _ moment: Moment, _ effects: inout [Effect]) {
+    /// The position's zone taken is news for the log (it changes when the device crosses a
+    /// border, not with every fix).
+    mutating func zoneLoaded(_ rules: ZoneRules, _ source: ZoneSource, _ moment: Moment?, _ effects: inout [Effect]) {
+        let source = source != .provider && positionZone.providerName == rules.identifier ? .provider : source
+        if source == .position, zoneSource != .position || zone.identifier != rules.identifier {
+            effects.append(.log(.text("zone: \(rules.identifier) from the GPS position (the position table)")))
+        }
         zone = rules
-        zoneSource = source != .provider && positionZone.providerName == rules.identifier ? .provider : source
-        refreshTime(moment, &effects, force: true)
+        zoneSource = source
+        if let moment { refreshTime(moment, &effects, force: true) }
     }
 
     private mutating func compareZone(_ name: String, provider: WeatherProvider, _ effects: inout [Effect]) {

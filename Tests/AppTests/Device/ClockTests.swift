@@ -48,6 +48,19 @@ struct ClockTests {
         #expect(DeviceRig.line(board, "Clock")?.text == "NTP, UTC, no zone")
         #expect(board.device.state.model.clock == ClockTime(hour: 10, minute: 0))
     }
+
+    @Test("with no network the first fix gives the zone from the position table (issue 16)", .enabled(if: DeviceRig.hasZones))
+    func zoneFromPositionOffline() {
+        let board = DeviceRig.make { $0.weather = .offline }
+        board.advance(by: .seconds(10))
+        let state = board.device.state
+        #expect(state.gps.kind == .fix)
+        #expect(state.weather.state.value == nil)
+        #expect(state.zoneSource == .position)
+        #expect(state.zone.identifier == "Europe/Berlin")
+        #expect(DeviceRig.line(board, "Clock")?.text == "NTP, Europe/Berlin")
+        #expect(board.timeline.contains { $0.text == "zone: Europe/Berlin from the GPS position (the position table)" })
+    }
 }
 
 /// Issue 13 item 6: `automatic` brightness follows the sun at the shown place.
