@@ -30,6 +30,8 @@ extension AppState {
     /// A fix in another zone than the current one switches to it only this far inside it, so a
     /// road along a border does not flap the clock.
     static let zoneMarginMeters = 2_000
+    /// How many provider/table pairs are remembered as logged.
+    static let disagreementsKept = 32
 
     /// The position table's zone for a GPS `position` of the first entry: taken at once when
     /// there is none yet, else only `zoneMarginMeters` inside another zone; asked for with
@@ -104,6 +106,8 @@ extension AppState {
         let table = fix.zone.name
         let key = name + "|" + table
         guard !positionZone.disagreements.contains(key) else { return }
+        // A few dozen pairs at most in a device's life; the oldest goes first if not.
+        if positionZone.disagreements.count >= Self.disagreementsKept { positionZone.disagreements.removeFirst() }
         positionZone.disagreements.append(key)
         let clock: String
         if let named, named.keepsSameClock(as: fix.zone) {
