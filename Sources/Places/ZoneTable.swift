@@ -10,10 +10,12 @@ import HAL
 public struct ZoneFix: Sendable, Hashable {
     /// The IANA zone.
     public let zone: Zone
-    /// At least this far (metres) to the nearest border between zones that keep different
-    /// clocks, a lower bound from the table: 0 in a cell a border crosses at the table's finest
-    /// level, else the distance to the cell's edge plus the cell's stored margin (whole km), or
-    /// the distance to the straight chord that stands for the border in a split cell. The device
+    /// At least this far (metres) to the nearest border on land between zones that keep
+    /// different clocks (the 12-mile limit of the territorial sea does not count; at sea, the
+    /// edges of the 15° bands do), a lower bound from the table: 0 in a cell a border crosses at
+    /// the table's finest level, else the distance to the cell's edge plus the cell's stored
+    /// margin (whole km), or the distance to the straight chord that stands for the border in a
+    /// split cell. The device
     /// keeps its zone until a fix in another one is this far inside it (no flapping on a road
     /// along a border).
     public let borderMeters: Int
@@ -126,7 +128,7 @@ public enum ZoneTable {
     static let metersPerDegree = 111_195.08
 
     /// A leaf cell and the point in it, for the distances.
-    // A cell's margin code (zone and sea cells): 0 when a border between clocks touches the cell
+    // A cell's margin code (zone and sea cells): 0 when a border between clocks crosses the cell
     // (the distance is then unknown: 0), else 1 + the whole km from the cell to the nearest one,
     // so that the distance to the cell's edge plus the margin is a lower bound.
     private struct Cell {

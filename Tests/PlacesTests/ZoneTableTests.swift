@@ -96,7 +96,14 @@ import Testing
         #expect(terreHaute.borderMeters < 12_000)
         #expect(indianapolis.borderMeters > 40_000)
         #expect(indianapolis.borderMeters < 130_000)
-        #expect(alice.borderMeters > 90_000)
+        // On a coast the limit of the territorial sea is no border: Amsterdam is ~100 km from
+        // Germany (Belgium keeps the same clock), Waitangi hundreds of km from any land border.
+        let amsterdam = Self.zone(52.3676, 4.9041)
+        let waitangi = Self.zone(-43.9535, -176.5597)
+        #expect(amsterdam.borderMeters > 50_000)
+        #expect(amsterdam.borderMeters < 130_000)
+        #expect(waitangi.borderMeters > 200_000)
+        #expect(alice.borderMeters > 80_000)
         #expect(alice.borderMeters <= 111_200)
     }
 

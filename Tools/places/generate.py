@@ -92,8 +92,9 @@ def zones_h(names, stream, offsets, palette_starts, palette):
 
 typedef struct {{
     /// The regions' cells, pre-order. A cell is a kind (2 bits: 0 sea, 1 zone, 2 split, 3 node)
-    /// and a payload: sea: margin code; zone: palette index, margin code (margin code 0: a clock
-    /// border touches the cell, else 1 + km from the cell to the nearest one); split: left and right palette indices and the
+    /// and a payload: sea: margin code; zone: palette index, margin code (margin code 0: a border
+    /// between clocks on land crosses the cell, else 1 + km from the cell to the nearest one);
+    /// split: left and right palette indices and the
     /// chord's ends, 12 bits each, on the perimeter (anticlockwise from the south-west corner,
     /// 1024 a side); node: LEB128 length of the body, then the body: a byte of the four
     /// children's kinds (child 0 in the low bits; child = 2 * north + east) and their payloads.
@@ -169,7 +170,7 @@ def main():
     classes = zones.clock_classes(names)
     root = zones.Builder(names, geoms, classes).build()
     tree, pieces = zones.class_borders(names, geoms, classes)
-    stream, offsets, palette_starts, palette, sea = zones.encode(root, tree, names)
+    stream, offsets, palette_starts, palette, sea = zones.encode(root, names)
     text, size = zones_c(names, classes, stream, offsets, palette_starts, palette, sea)
     for path, body in ((ZONES_C, text), (ZONES_H, zones_h(names, stream, offsets, palette_starts, palette)),
                        (FIXTURE, fixture(finder, names, tree, pieces))):

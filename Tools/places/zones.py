@@ -17,8 +17,9 @@ Why this shape (the figures are in the README, "Where am I"):
   limit reads as the coast's zone.
 - Overlaps in the source (disputed areas: Xinjiang, the West Bank, Crimea ...) are settled the way
   the reference (timezonefinder) answers inside them.
-- Every uniform or sea cell stores how far it is from the nearest border between classes (km, 0..255), so
-  the lookup can say how far the fix is from a clock change (the device's hysteresis).
+- Every uniform or sea cell stores how far it is from the nearest border between classes on land
+  (km, 0..255), so the lookup can say how far the fix is from a clock change (the device's
+  hysteresis).
 """
 import math
 import struct
@@ -351,41 +352,54 @@ def regions(root):
 
 
 def leaf_boxes(cut):
-    """Every uniform leaf with its cell, in the order the encoder meets them."""
-    boxes = []
+    """Every zone and sea leaf with its cell, and the cells where clocks meet on land (split and
+    mixed leaves), in the order the encoder meets them."""
+    boxes, borders = [], []
 
     def walk(node, x0, y0, size):
+        box = (x0, y0, x0 + size, min(y0 + size, 90.0))
         if node[0] in ("Z", "M") or (node[0] == "S" and y0 < 90.0):
-            boxes.append((node, (x0, y0, x0 + size, min(y0 + size, 90.0))))
+            boxes.append((node, box))
+        if node[0] in ("L", "M"):
+            borders.append(box)
         elif node[0] == "N":
             half = size / 2
             for k, child in enumerate(node[1]):
                 walk(child, x0 + (k & 1) * half, y0 + (k >> 1) * half, half)
     for _, _, node, x0, y0, size in cut:
         walk(node, x0, y0, size)
-    return boxes
+    return boxes, borders
 
 
-def margins(boxes, tree):
-    """Margin code per uniform leaf: 0 when a border between clocks touches the cell (or the cell
-    is a mixed one), else 1 + whole km from the cell to the nearest such border (capped), a lower
-    bound: the longitude part of the planar distance is scaled by the cosine of the highest
-    latitude within reach."""
-    geometries = [shapely.box(*b) for _, b in boxes]
-    index, distance = tree.query_nearest(geometries, return_distance=True, all_matches=False)
+def margins(boxes, borders):
+    """Margin code per zone or sea leaf: how far the cell is from the nearest border between
+    clocks on land. Those borders lie in the split and mixed cells (a border exactly on a cell
+    edge between two uniform cells would not, and none is: the edges are binary fractions of
+    360°), so the distance from a cell to the nearest such cell is a lower bound. Code 0 for a
+    mixed cell (a border inside, the distance unknown), else 1 + whole km (capped). The limit of
+    the territorial sea is not counted: it is no border a device on land drives along. In km the
+    planar distance is scaled by the cosine of the highest latitude a border under the cap can
+    be at, and a cell at the antimeridian counts the distance to it (a border across it is out
+    of the plane's sight)."""
+    tree = shapely.STRtree([shapely.box(*b) for b in borders])
+    index, distance = tree.query_nearest([shapely.box(*b) for _, b in boxes],
+                                         return_distance=True, all_matches=False)
     found = np.full(len(boxes), np.inf)
     found[index[0]] = distance
     codes = {}
     for k, (node, (x0, y0, x1, y1)) in enumerate(boxes):
         d = found[k]
-        if node[0] == "M" or d == 0:
+        if node[0] == "M":
             codes[id(node), (x0, y0)] = 0
             continue
-        reach = min(90.0, max(abs(y0), abs(y1)) + d)
-        km = d * KM_PER_DEGREE * math.cos(math.radians(reach)) if reach < 90.0 else 0.0
-        # near the antimeridian a border on the other side may be closer than the plane says
+        # Only distances under the cap matter, and a border that close is within cap_degrees of
+        # latitude, where the parallels are at least cos(reach) as long as at the equator.
+        cap_degrees = MARGIN_CAP_KM / KM_PER_DEGREE
+        reach = min(90.0, max(abs(y0), abs(y1)) + cap_degrees)
+        scale = math.cos(math.radians(reach))
+        km = d * KM_PER_DEGREE * scale
         if x0 - d < -180.0 or x1 + d > 180.0:
-            km = min(km, (min(x0 + 180.0, 180.0 - x1)) * KM_PER_DEGREE * math.cos(math.radians(reach)))
+            km = min(km, min(x0 + 180.0, 180.0 - x1) * KM_PER_DEGREE * scale)
         codes[id(node), (x0, y0)] = 1 + min(int(km), MARGIN_CAP_KM - 1)
     return codes
 
@@ -434,9 +448,9 @@ def zones_in(node, out):
     return out
 
 
-def encode(root, tree, names):
+def encode(root, names):
     cut = regions(root)
-    codes = margins(leaf_boxes(cut), tree)
+    codes = margins(*leaf_boxes(cut))
     stream = bytearray()
     offsets, palette_starts, palette = [], [], []
     for row, column, node, x0, y0, size in cut:

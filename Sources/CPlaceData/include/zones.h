@@ -17,8 +17,9 @@
 
 typedef struct {
     /// The regions' cells, pre-order. A cell is a kind (2 bits: 0 sea, 1 zone, 2 split, 3 node)
-    /// and a payload: sea: margin code; zone: palette index, margin code (margin code 0: a clock
-    /// border touches the cell, else 1 + km from the cell to the nearest one); split: left and right palette indices and the
+    /// and a payload: sea: margin code; zone: palette index, margin code (margin code 0: a border
+    /// between clocks on land crosses the cell, else 1 + km from the cell to the nearest one);
+    /// split: left and right palette indices and the
     /// chord's ends, 12 bits each, on the perimeter (anticlockwise from the south-west corner,
     /// 1024 a side); node: LEB128 length of the body, then the body: a byte of the four
     /// children's kinds (child 0 in the low bits; child = 2 * north + east) and their payloads.
