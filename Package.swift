@@ -142,7 +142,7 @@ let package = Package(
         ),
 
         .testTarget(name: "HALTests", dependencies: ["HAL"]),
-        .testTarget(name: "PlacesTests", dependencies: ["Places", "HAL", "AllocationCounting"], exclude: ["Fixtures"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "HAL", "AllocationCounting", "CorpusTesting"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HALLinuxTests",
             dependencies: [

@@ -124,8 +124,8 @@ public enum ZoneTable {
         static let node: UInt8 = 3
     }
 
-    /// Mean radius 6,371.0088 km.
-    static let metersPerDegree = 111_195.08
+    /// A degree of a great circle on the places' sphere (`PlaceTable.earthRadiusMeters`).
+    static let metersPerDegree = PlaceTable.earthRadiusMeters * .pi / 180
 
     /// A leaf cell and the point in it, for the distances.
     // A cell's margin code (zone and sea cells): 0 when a border between clocks crosses the cell

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CorpusTesting
 import HAL
 import Testing
 
@@ -25,7 +21,7 @@ import Testing
 
     static func rows() throws -> [Row] {
         let path = String(#filePath.dropLast("ZoneAccuracyTests.swift".count)) + "Fixtures/zone-reference.tsv"
-        let text = try readFile(path)
+        let text = String(decoding: try Corpus.readFile(path), as: UTF8.self)
         var rows: [Row] = []
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             let fields = line.split(separator: "\t")
@@ -77,23 +73,10 @@ import Testing
         #expect(worst.isEmpty, "\(worst.prefix(20))")
     }
 
-    enum FixtureError: Error { case malformed(String), unreadable(String) }
+    enum FixtureError: Error { case malformed(String) }
 
     private func percent(_ fraction: Double) -> String {
         let hundredths = Int((fraction * 10_000).rounded(.down))
         return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
-    }
-
-    private static func readFile(_ path: String) throws -> String {
-        guard let file = fopen(path, "r") else { throw FixtureError.unreadable(path) }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes.append(contentsOf: buffer[0..<count])
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -61,9 +61,9 @@ extension AppState {
         }
         do throws(StoreError) {
             // "near Tromsø" (issue 16), or the coordinates when no place is near.
-            var name = PlaceNaming.savedName(position)
-            if name == nil { name = try LocationName(position.label) }
-            guard let name else { return }
+            // (`??` would take a rethrowing autoclosure and lose the typed throw.)
+            let name: LocationName
+            if let near = PlaceNaming.savedName(position) { name = near } else { name = try LocationName(position.label) }
             let location = SavedLocation(id: store.nextLocationID, name: name, coordinate: position)
             notice = nil
             effects.append(.commit(.addLocation(location)))

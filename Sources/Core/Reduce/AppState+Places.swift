@@ -121,11 +121,12 @@ extension AppState {
             if let position = report.position { weather.updatePosition(position, now: moment.now) }
             return
         }
-        // The first entry's name follows the position (the first fix, a drive).
-        model.place = shownPlace
-        frameDirty = true
+        // The first entry's name follows the position (the first fix, a drive); placeChanged
+        // names it itself, so the nearest place is looked up once.
         let position = herePosition
         if let current = weather.position, current.degreesApart(from: position.rounded()) <= Self.samePlace {
+            model.place = shownPlace
+            frameDirty = true
             weather.updatePosition(position, now: moment.now)
         } else {
             placeChanged(moment, &effects)

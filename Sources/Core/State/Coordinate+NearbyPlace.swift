@@ -26,8 +26,8 @@ enum PlaceNaming {
     }
 
     /// The name a saved position gets: "near Tromsø", cut at a character boundary to fit
-    /// `LocationName.maximumBytes`; the coordinate label when no place is near or the name
-    /// does not make a valid `LocationName`.
+    /// `LocationName.maximumBytes`; nil when no place is near or the name does not make a
+    /// valid `LocationName` (the caller keeps the coordinate label).
     static func savedName(_ position: Coordinate) -> LocationName? {
         if let found = nearby(position) {
             var name = "near "
@@ -38,6 +38,6 @@ enum PlaceNaming {
             while name.last?.isWhitespace == true { name.removeLast() }
             if let valid = try? LocationName(name) { return valid }
         }
-        return try? LocationName(position.label)
+        return nil
     }
 }
