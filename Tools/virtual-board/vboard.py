@@ -1,0 +1,339 @@
+"""The virtual board's host side: makes a VM's disk from a cached root, boots it under QEMU, talks
+to the guest agent, feeds the GPS line at the baud rate and cuts the power.
+
+Used by the scenario tests (test_*.py beside this file) and by `scripts/virtual-board.sh shell`.
+Everything the VM needs comes from the environment scripts/virtual-board.sh sets:
+VBOARD_CACHE (kernel, initramfs, roots), VBOARD_BINARY (the thunderstorm release binary).
+"""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+CACHE = os.environ.get("VBOARD_CACHE", os.path.join(REPO, ".build-vboard"))
+CORPUS = os.environ.get("THUNDERSTORM_CORPUS", os.path.join(REPO, "..", "shared", "corpus"))
+
+
+class GuestError(AssertionError):
+    pass
+
+
+def nmea(body):
+    """One NMEA 0183 sentence with its checksum and CR LF (NMEA 0183 §5.3: XOR of the bytes
+    between '$' and '*')."""
+    checksum = 0
+    for byte in body.encode():
+        checksum ^= byte
+    return "$%s*%02X\r\n" % (body, checksum)
+
+
+class Disk:
+    """A VM's root disk: the cached root plus the project's files under /opt/vboard, made into
+    an ext4 image with mkfs.ext4 -d (no loop mount). Each scenario gets a fresh one."""
+
+    def __init__(self, release, workdir, binary=None, size="2G"):
+        self.release = release
+        self.path = os.path.join(workdir, "root-%s.img" % release)
+        root = os.path.join(CACHE, "roots", release)
+        if not os.path.exists(os.path.join(root, ".vboard-done")):
+            raise RuntimeError("no cached root %s: run scripts/virtual-board.sh build" % root)
+        opt = os.path.join(root, "opt", "vboard")
+        shutil.rmtree(opt, ignore_errors=True)
+        os.makedirs(opt)
+        # What the scenarios install and drive: the project's scripts and unit as a user would
+        # have them (a checkout), the release binary, the guest tools, a forecast body.
+        for part in ("scripts", "board"):
+            shutil.copytree(os.path.join(REPO, part), os.path.join(opt, "src", part))
+        shutil.copytree(os.path.join(HERE, "guest"), os.path.join(opt, "guest"),
+                        ignore=shutil.ignore_patterns("__pycache__", "test_*"))
+        binary = binary or os.environ.get("VBOARD_BINARY")
+        if binary:
+            shutil.copy2(binary, os.path.join(opt, "thunderstorm"))
+        for name in ("weather/open-meteo-current-hourly-daily.json", "sensors/bme280-vectors.json"):
+            source = os.path.join(CORPUS, name)
+            if os.path.exists(source):
+                shutil.copy2(source, os.path.join(opt, os.path.basename(name)))
+        unit = os.path.join(root, "etc", "systemd", "system")
+        shutil.copy2(os.path.join(HERE, "guest", "vboard-agent.service"), unit)
+        wants = os.path.join(unit, "sysinit.target.wants")
+        os.makedirs(wants, exist_ok=True)
+        link = os.path.join(wants, "vboard-agent.service")
+        if not os.path.lexists(link):
+            os.symlink("/etc/systemd/system/vboard-agent.service", link)
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-L", "vboard", "-d", root, self.path, size],
+                       check=True)
+
+
+class VM:
+    """One QEMU process: q35, TCG (or KVM with VBOARD_KVM=1), the kernel and initramfs booted
+    directly, the root on virtio-blk with write-back caching (a guest fdatasync reaches the
+    image file; SIGKILL loses what the guest had not flushed: a power cut), ttyS0 the console
+    (to a file), ttyS1 the GPS (a socket the host feeds), the agent on a virtio-serial port."""
+
+    def __init__(self, disk, workdir, extra_disk=None, memory=1024):
+        self.disk = disk
+        self.workdir = workdir
+        self.console = os.path.join(workdir, "console-%s.log" % disk.release)
+        self.gps_path = os.path.join(workdir, "gps.sock")
+        self.agent_path = os.path.join(workdir, "agent.sock")
+        self.extra_disk = extra_disk
+        self.memory = memory
+        self.process = None
+        self.agent = None
+        self.gps = None
+        self._id = 0
+        self._replies = {}
+        self._cond = threading.Condition()
+        self.boots = 0
+
+    # --- power -------------------------------------------------------------------------------
+    def boot(self, timeout=240):
+        for path in (self.gps_path, self.agent_path):
+            if os.path.exists(path):
+                os.unlink(path)
+        kernel = os.path.join(CACHE, "kernel", "vmlinuz")
+        initrd = os.path.join(CACHE, "initrd.img")
+        accel = ["-accel", "kvm", "-cpu", "host"] if os.environ.get("VBOARD_KVM") == "1" else \
+            ["-accel", "tcg,thread=multi", "-cpu", "max"]
+        argv = ["qemu-system-x86_64", "-M", "q35", "-m", str(self.memory), "-smp", "2", *accel,
+                "-nodefaults", "-display", "none", "-no-reboot",
+                "-kernel", kernel, "-initrd", initrd,
+                "-append", "root=/dev/vda rw console=ttyS0 panic=-1 systemd.show_status=0 "
+                           "systemd.journald.forward_to_console=0 net.ifnames=0",
+                "-drive", "file=%s,if=virtio,format=raw,cache=writeback" % self.disk.path,
+                "-chardev", "file,id=console,path=%s" % self.console, "-serial", "chardev:console",
+                "-chardev", "socket,id=gps,path=%s,server=on,wait=off" % self.gps_path,
+                "-serial", "chardev:gps",
+                "-device", "virtio-serial-pci",
+                "-chardev", "socket,id=agent,path=%s,server=on,wait=off" % self.agent_path,
+                "-device", "virtserialport,chardev=agent,name=vboard.agent",
+                "-nic", "none"]
+        if self.extra_disk:
+            argv += ["-drive", "file=%s,if=virtio,format=raw,cache=writeback" % self.extra_disk]
+        started = time.monotonic()
+        self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                                        stdout=open(os.path.join(self.workdir, "qemu.log"), "ab"),
+                                        stderr=subprocess.STDOUT)
+        self.boots += 1
+        self.agent = self._connect(self.agent_path, started + 20)
+        threading.Thread(target=self._read_agent, args=(self.agent,), daemon=True).start()
+        self.gps = self._connect(self.gps_path, started + 20)
+        hello = self._wait_reply("hello", started + timeout)
+        self.boot_seconds = time.monotonic() - started
+        self.kernel = hello["hello"]
+        return self.boot_seconds
+
+    def _connect(self, path, deadline):
+        while True:
+            if self.process.poll() is not None:
+                raise GuestError("QEMU exited (%s): %s" % (self.process.returncode, self._tail("qemu.log")))
+            try:
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(path)
+                return s
+            except OSError:
+                s.close()
+                if time.monotonic() > deadline:
+                    raise GuestError("QEMU never opened %s" % path)
+                time.sleep(0.1)
+
+    def power_cut(self):
+        """SIGKILL to QEMU: the guest loses everything it had not written to the disk."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+        self._drop_links()
+
+    def shutdown(self, timeout=120):
+        if self.process and self.process.poll() is None:
+            try:
+                self.sh("systemctl poweroff", timeout=10, check=False)
+            except GuestError:
+                pass
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._drop_links()
+
+    def _drop_links(self):
+        for s in (self.agent, self.gps):
+            if s:
+                try:
+                    s.close()
+                except OSError:
+                    pass
+        self.agent = self.gps = None
+        with self._cond:
+            self._replies.clear()
+
+    def _tail(self, name, lines=30):
+        try:
+            with open(os.path.join(self.workdir, name), errors="replace") as f:
+                return "".join(f.readlines()[-lines:])
+        except OSError:
+            return ""
+
+    # --- the agent ---------------------------------------------------------------------------
+    def _read_agent(self, sock):
+        buffer = b""
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                try:
+                    reply = json.loads(line)
+                except ValueError:
+                    continue
+                key = "hello" if "hello" in reply else reply.get("id")
+                with self._cond:
+                    self._replies[key] = reply
+                    self._cond.notify_all()
+
+    def _wait_reply(self, key, deadline):
+        with self._cond:
+            while key not in self._replies:
+                if self.process.poll() is not None:
+                    raise GuestError("the VM stopped: " + self._tail(os.path.basename(self.console)))
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise GuestError("no answer from the guest agent (%s); console:\n%s"
+                                     % (key, self._tail(os.path.basename(self.console))))
+                self._cond.wait(min(left, 1.0))
+            return self._replies.pop(key)
+
+    def run(self, command, timeout=120):
+        """Runs `command` with /bin/sh in the guest: the agent's reply (rc, out, err, and the
+        guest's CLOCK_MONOTONIC when it started and ended)."""
+        with self._cond:
+            self._id += 1
+            key = self._id
+        data = (json.dumps({"id": key, "sh": command, "timeout": timeout}) + "\n").encode()
+        self.agent.sendall(data)
+        return self._wait_reply(key, time.monotonic() + timeout + 30)
+
+    def sh(self, command, timeout=120, check=True):
+        reply = self.run(command, timeout)
+        if check and reply["rc"] != 0:
+            raise GuestError("guest: `%s` exited %s\n%s%s" % (command, reply["rc"], reply["out"], reply["err"]))
+        return reply["out"]
+
+    def read(self, path):
+        return self.sh("cat %s" % path)
+
+    def wait_for(self, command, timeout, every=1.0, what=None):
+        """Runs `command` until it exits 0; returns its output."""
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = self.run(command, timeout=30)
+            if reply["rc"] == 0:
+                return reply["out"]
+            if time.monotonic() > deadline:
+                raise GuestError("%s: not within %d s (last: rc %s %s%s)" % (
+                    what or command, timeout, reply["rc"], reply["out"][-500:], reply["err"][-500:]))
+            time.sleep(every)
+
+
+class GPSFeeder:
+    """Writes NMEA into the guest's /dev/ttyS1 at the line's byte rate: QEMU's 16550 does not
+    pace to the baud rate by itself, so a UART's 10 bits per byte (8N1) are kept here. Each
+    epoch's sentences leave at the top of the second (or 1/rate), like a receiver's burst."""
+
+    def __init__(self, vm, baud=9600, rate_hz=1, sentences=None):
+        self.vm, self.baud, self.rate = vm, baud, rate_hz
+        self.sentences = sentences or self.neo6m_berlin
+        self.running = False
+        self.silent = False
+        self.bytes_sent = 0
+        self.epochs = 0
+
+    @staticmethod
+    def neo6m_berlin(epoch_utc):
+        """What a u-blox NEO-6M says once a second with a 3D fix near Berlin's Alexanderplatz."""
+        t = time.gmtime(epoch_utc)
+        hms = "%02d%02d%02d.00" % (t.tm_hour, t.tm_min, t.tm_sec)
+        dmy = "%02d%02d%02d" % (t.tm_mday, t.tm_mon, t.tm_year % 100)
+        return [
+            nmea("GPRMC,%s,A,5231.27000,N,01324.64000,E,0.012,,%s,,,A" % (hms, dmy)),
+            nmea("GPVTG,,T,,M,0.012,N,0.022,K,A"),
+            nmea("GPGGA,%s,5231.27000,N,01324.64000,E,1,08,1.01,34.0,M,44.6,M,," % hms),
+            nmea("GPGSA,A,3,05,13,15,18,20,24,29,30,,,,,1.90,1.01,1.61"),
+            nmea("GPGSV,3,1,10,05,37,066,34,13,39,109,41,15,57,155,44,18,27,273,32"),
+            nmea("GPGSV,3,2,10,20,63,224,45,24,22,307,29,29,47,292,38,30,11,055,22"),
+            nmea("GPGSV,3,3,10,40,14,126,,49,30,185,"),
+            nmea("GPGLL,5231.27000,N,01324.64000,E,%s,A,A" % hms),
+        ]
+
+    def start(self):
+        self.running = True
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.running = False
+
+    def _run(self):
+        period = 1.0 / self.rate
+        byte_time = 10.0 / self.baud
+        next_epoch = (int(time.time() / period) + 1) * period
+        while self.running:
+            time.sleep(max(0.0, next_epoch - time.time()))
+            sock = self.vm.gps
+            if not self.silent and sock:
+                data = "".join(self.sentences(next_epoch)).encode()
+                started = time.monotonic()
+                # Pace in small slices so the tty sees bytes arrive as over a wire.
+                for i in range(0, len(data), 16):
+                    piece = data[i:i + 16]
+                    try:
+                        sock.sendall(piece)
+                    except OSError:
+                        break
+                    self.bytes_sent += len(piece)
+                    wait = started + (i + len(piece)) * byte_time - time.monotonic()
+                    if wait > 0:
+                        time.sleep(wait)
+                self.epochs += 1
+            next_epoch += period
+
+
+def shell(release):
+    workdir = tempfile.mkdtemp(prefix="vboard-")
+    disk = Disk(release, workdir)
+    vm = VM(disk, workdir)
+    print("booting %s (%s)…" % (release, workdir), flush=True)
+    print("booted in %.1f s, kernel %s" % (vm.boot(), vm.kernel))
+    try:
+        while True:
+            try:
+                line = input("%s# " % release)
+            except EOFError:
+                break
+            reply = vm.run(line, timeout=600)
+            sys.stdout.write(reply["out"] + reply["err"])
+            if reply["rc"]:
+                print("(exit %s)" % reply["rc"])
+    finally:
+        vm.shutdown()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "shell":
+        shell(sys.argv[2])
+    else:
+        sys.exit("usage: vboard.py shell ROOT")
