@@ -12,7 +12,9 @@
 #   scripts/virtual-board.sh test [ROOT…]     build the release binary, then run the scenarios
 #                                             (Tools/virtual-board/test_*.py) on each root
 #                                             (default: bookworm trixie)
-#   scripts/virtual-board.sh shell ROOT       boot ROOT and print how to reach its agent
+#   scripts/virtual-board.sh shell ROOT       boot ROOT and run the lines read from standard input
+#                                             in it (with VBOARD_BINARY, that binary is in
+#                                             /opt/vboard/thunderstorm)
 #
 # Cache: $VBOARD_CACHE (default .build-vboard/, ignored by git): the kernel's packages, the two
 # roots, the initramfs. A built root is reused; delete the folder to start again. The Debian
@@ -177,9 +179,8 @@ case "${1:-}" in
   shell)
     [ $# -eq 2 ] || die 64 "usage: $prog shell ROOT"
     build
-    binary=${VBOARD_BINARY:-$(release_binary)}
-    VBOARD_CACHE=$cache VBOARD_BINARY=$binary VBOARD_KERNEL_ABI=$(abi) \
-      python3 Tools/virtual-board/vboard.py shell "$2"
+    # The binary is optional here (VBOARD_BINARY): a shell is for trying the parts by hand.
+    VBOARD_CACHE=$cache VBOARD_KERNEL_ABI=$(abi) python3 Tools/virtual-board/vboard.py shell "$2"
     ;;
   *) sed -n '2,24p' "$0" >&2; exit 64 ;;
 esac
