@@ -1,0 +1,171 @@
+"""The virtual board's parts and the installed device, driven from the host: the board file the
+VM's daemon reads, the gpio-sim buttons, the I²C adapter and its log, the weather server in the
+guest, the project's setup-pi.sh and install.sh, and what systemd and the store say.
+"""
+import json
+import os
+import re
+import statistics
+import subprocess
+import time
+
+import vboard
+
+OPT = "/opt/vboard"
+I2C_LOG = "/var/log/vboard-i2c.log"
+BUTTON_LINES = {"A": 17, "B": 27, "C": 22}
+WEATHER_PORT = 8080
+
+
+def board_file(i2c_bus, label="pinctrl-bcm2711", display="ssd1306", address="0x3C", geometry="128x64"):
+    """The board file of the VM's build: the reference Pi 4 build's parts on the VM's devices.
+    Screens neither rotate nor orbit, so what the glass shows at a moment is known."""
+    display_part = {"kind": display, "bus": i2c_bus, "address": address}
+    if display != "hd44780":
+        display_part["geometry"] = geometry
+    else:
+        display_part["geometry"] = geometry
+    return {
+        "schema": 1,
+        "name": "Virtual board (%s)" % label,
+        "gps": {"device": "/dev/ttyS1", "baud": 9600},
+        "display": display_part,
+        "buttons": [
+            {"name": name, "chip": label, "line": "GPIO%d" % line, "activeLow": True, "bias": "pull-up"}
+            for name, line in BUTTON_LINES.items()
+        ],
+        "sensor": {"kind": "bme280", "bus": i2c_bus, "address": "0x76"},
+        "weather": {"baseURL": "http://127.0.0.1:%d" % WEATHER_PORT},
+        "defaultLocation": {"name": "Berlin", "latitude": 52.52, "longitude": 13.405},
+        "timeZone": "Europe/Berlin",
+        "screens": {"rotate": False, "orbit": False},
+    }
+
+
+class Device:
+    def __init__(self, vm, binary):
+        self.vm = vm
+        self.binary = binary  # the same release binary, run on the host to read logs back
+
+    # --- parts ------------------------------------------------------------------------------
+    def buttons(self, label="pinctrl-bcm2711"):
+        return json.loads(self.vm.sh("python3 %s/guest/buttons.py setup --label %s" % (OPT, label)))
+
+    def i2c(self, devices="ssd1306@3c,bme280@76"):
+        """Starts the emulated i2c-tiny-usb adapter as a transient unit; returns /dev/i2c-N."""
+        self.vm.sh("rm -f /run/vboard-i2c.ready; modprobe vhci-hcd; modprobe i2c-dev; "
+                   "systemd-run --unit vboard-i2c --collect python3 %s/guest/i2c_tiny_usb.py "
+                   "--devices %s --log %s --ready /run/vboard-i2c.ready "
+                   "--bme280-vector %s/bme280-vectors.json --bme280-index 0" % (OPT, devices, I2C_LOG, OPT))
+        name = self.vm.wait_for("cat /run/vboard-i2c.ready", 60, what="the I²C adapter").strip()
+        return "/dev/" + name
+
+    def weather(self):
+        self.vm.sh("systemd-run --unit vboard-forecast --collect python3 %s/guest/forecast.py "
+                   "%s/open-meteo-current-hourly-daily.json %d" % (OPT, OPT, WEATHER_PORT))
+
+    def write_board(self, board, path="%s/board.json" % OPT):
+        self.vm.sh("cat > %s <<'EOF'\n%s\nEOF" % (path, json.dumps(board, indent=2)))
+        return path
+
+    # --- the project's own scripts ------------------------------------------------------------
+    def setup_pi(self):
+        return self.vm.sh("cd %s/src && scripts/setup-pi.sh 2>&1" % OPT, timeout=300)
+
+    def install(self, board_path):
+        return self.vm.sh("cd %s/src && scripts/install.sh --binary %s/thunderstorm --board %s 2>&1"
+                          % (OPT, OPT, board_path), timeout=300)
+
+    # --- what systemd says --------------------------------------------------------------------
+    def show(self, *properties):
+        out = self.vm.sh("systemctl show thunderstorm.service " + " ".join("-p " + p for p in properties))
+        return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+    def wait_active(self, timeout=120):
+        self.vm.wait_for("test \"$(systemctl is-active thunderstorm)\" = active", timeout, what="thunderstorm active (READY=1)")
+
+    def wait_status(self, pattern, timeout=120):
+        deadline = time.monotonic() + timeout
+        while True:
+            status = self.show("StatusText")["StatusText"]
+            if re.search(pattern, status):
+                return status
+            if time.monotonic() > deadline:
+                raise AssertionError("STATUS= never matched %r; last: %r\n%s" % (pattern, status, self.journal()[-3000:]))
+            time.sleep(1)
+
+    def journal(self, since_cursor=None):
+        return self.vm.sh("journalctl -u thunderstorm -o short-monotonic --no-pager 2>&1", check=False)
+
+    def wait_journal(self, pattern, timeout=60, after=0):
+        """Waits for a line of the daemon's journal matching `pattern` among the lines after the
+        first `after`; returns (line count, the line)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            lines = self.journal().splitlines()
+            for line in lines[after:]:
+                if re.search(pattern, line):
+                    return len(lines), line
+            if time.monotonic() > deadline:
+                raise AssertionError("no journal line matched %r:\n%s" % (pattern, "\n".join(lines[-40:])))
+            time.sleep(0.5)
+
+    # --- buttons ------------------------------------------------------------------------------
+    def press(self, name, hold_ms=80, bounce=4):
+        return json.loads(self.vm.sh("python3 %s/guest/buttons.py press %d --hold-ms %d --bounce %d"
+                                     % (OPT, BUTTON_LINES[name], hold_ms, bounce)))
+
+    # --- the glass ----------------------------------------------------------------------------
+    def fetch_log(self, workdir, name="i2c.log"):
+        path = os.path.join(workdir, name)
+        with open(path, "w") as f:
+            f.write(self.vm.read(I2C_LOG))
+        return path
+
+    def glass(self, log, display="ssd1306-128x64", until=None, png=None, address=None):
+        argv = [self.binary, "glass", log, "--display", display]
+        if until is not None:
+            argv += ["--until", "%.6f" % until]
+        if png:
+            argv += ["--png", png]
+        if address:
+            argv += ["--address", address]
+        done = subprocess.run(argv, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise AssertionError("thunderstorm glass exited %d: %s" % (done.returncode, done.stderr))
+        return json.loads(done.stdout)
+
+
+def texts(glass):
+    return [item["text"] for item in glass.get("text", [])]
+
+
+def bus_times(log_path, address="3C"):
+    """The t= stamps of the writes to `address` in the I²C log, in order."""
+    stamps = []
+    prefix = address.upper() + ":"
+    with open(log_path) as f:
+        for line in f:
+            if line.startswith("t="):
+                stamp, rest = line.split(" ", 1)
+                if rest.startswith(prefix):
+                    stamps.append(float(stamp[2:]))
+    return stamps
+
+
+def frame_end_after(stamps, moment, gap=0.05):
+    """The last byte of the first frame after `moment`: the first write after it, then every
+    write that follows within `gap` seconds of the one before (one frame is one burst)."""
+    after = [t for t in stamps if t > moment]
+    if not after:
+        return None
+    end = after[0]
+    for t in after[1:]:
+        if t - end > gap:
+            break
+        end = t
+    return end
+
+
+def median_ms(values):
+    return statistics.median(values) * 1000
