@@ -50,7 +50,7 @@ static int ccurl_bind(void *table, void *h, const char *n, char *e, size_t s) {
 }
 
 const CCurlLibrary *ccurl_open(const char *library_name, char *error, size_t error_size) {
-    return cdl_open_cached(library_name, "libcurl4", sizeof(CCurlLibrary), ccurl_bind, error, error_size);
+    return cdl_open_cached(library_name, "libcurl4t64 (Debian 13) or libcurl4 (Debian 12)", sizeof(CCurlLibrary), ccurl_bind, error, error_size);
 }
 
 const char *ccurl_version(const CCurlLibrary *library) { return library->version(); }

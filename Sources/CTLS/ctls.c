@@ -133,7 +133,7 @@ static int ctls_bind(void *table, void *h, const char *n, char *e, size_t s) {
 }
 
 const CTLSLibrary *ctls_open(const char *library_name, char *error, size_t error_size) {
-    return cdl_open_cached(library_name, "libssl3", sizeof(CTLSLibrary), ctls_bind, error, error_size);
+    return cdl_open_cached(library_name, "libssl3t64 (Debian 13) or libssl3 (Debian 12)", sizeof(CTLSLibrary), ctls_bind, error, error_size);
 }
 
 const char *ctls_version(const CTLSLibrary *library) { return library->version(CTLS_OPENSSL_VERSION); }

@@ -34,7 +34,7 @@ import Weather
 /// Copies share the libraries, the TLS context and the idle connections, behind a mutex that is
 /// held only to take or return them: copies used from several threads each run their own
 /// connection. libz is loaded by the first `send`, libssl by the first https request; when one is
-/// missing those requests fail with `.unavailable` ("libssl.so.3 not found: apt install libssl3").
+/// missing those requests fail with `.unavailable` ("libssl.so.3 not found: apt install libssl3t64 (Debian 13) or libssl3 (Debian 12)").
 public struct SocketTransport: HTTPTransport, Sendable {
     public struct Configuration: Sendable, Equatable {
         public typealias Trust = TLSTrust

@@ -6,7 +6,7 @@ import Weather
 struct SSLLibrary: @unchecked Sendable {
     let pointer: OpaquePointer
 
-    /// `.unavailable` with the shim's line ("libssl.so.3 not found: apt install libssl3") when
+    /// `.unavailable` with the shim's line ("libssl.so.3 not found: apt install libssl3t64 (Debian 13) or libssl3 (Debian 12)") when
     /// the library cannot be opened or is not an OpenSSL 3 libssl.
     static func open(_ name: String) -> Result<SSLLibrary, TransportError> {
         var error = [CChar](repeating: 0, count: 256)

@@ -12,7 +12,7 @@ struct CurlTransportTests {
         var client = CurlTransport(libraryName: "libcurl-does-not-exist.so")
         let result = client.send(Self.get("http://127.0.0.1:9/"))
         #expect(result.failureKind == .unavailable)
-        #expect(result.failureDetail == "libcurl-does-not-exist.so not found: apt install libcurl4")
+        #expect(result.failureDetail == "libcurl-does-not-exist.so not found: apt install libcurl4t64 (Debian 13) or libcurl4 (Debian 12)")
         #expect(client.send(Self.get("http://127.0.0.1:9/")).failureKind == .unavailable, "and again")
         guard case .failure(let error) = client.libraryVersion else {
             Issue.record("a version without a library")

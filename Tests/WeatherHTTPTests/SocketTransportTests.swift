@@ -33,7 +33,7 @@ struct SocketTransportTests {
         var client = SocketTransport(configuration: .init(sslLibraryName: "libssl-does-not-exist.so"))
         let https = client.send(Self.get("https://127.0.0.1:\(server.port)/"))
         #expect(https.failureKind == .unavailable)
-        #expect(https.failureDetail == "127.0.0.1:\(server.port): libssl-does-not-exist.so not found: apt install libssl3")
+        #expect(https.failureDetail == "127.0.0.1:\(server.port): libssl-does-not-exist.so not found: apt install libssl3t64 (Debian 13) or libssl3 (Debian 12)")
         #expect(try client.send(Self.get(server.url("/"))).get().body == Array("plain".utf8))
     }
 

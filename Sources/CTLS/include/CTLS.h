@@ -48,7 +48,7 @@ enum {
 /// Opens libssl by file name (dlopen's search: "libssl.so.3"), takes its functions (libcrypto's
 /// through the same handle, it is a dependency) and initialises it (OPENSSL_init_ssl). Thread-safe;
 /// a library opened once is returned again. On failure it returns NULL and writes one line into
-/// `error` ("… not found: apt install libssl3", "… lacks SSL_CTX_new: not a libssl").
+/// `error` ("… not found: apt install libssl3t64 (Debian 13) or libssl3 (Debian 12)", "… lacks SSL_CTX_new: not a libssl").
 const CTLSLibrary *ctls_open(const char *library_name, char *error, size_t error_size);
 /// OpenSSL_version(OPENSSL_VERSION): "OpenSSL 3.0.19 27 Jan 2026".
 const char *ctls_version(const CTLSLibrary *library);
