@@ -36,7 +36,7 @@ extern const unsigned long TH_I2C_FUNCS;
 extern const unsigned long TH_TIOCEXCL;
 extern const unsigned long TH_TIOCNXCL;
 extern const unsigned long TH_GPIO_GET_CHIPINFO;
-extern const unsigned long TH_GPIO_GET_LINEINFO;
+extern const unsigned long TH_GPIO_V2_GET_LINEINFO;
 extern const uint16_t TH_I2C_M_RD;
 
 // timerfd, eventfd, signalfd (GNU extensions).
@@ -55,9 +55,11 @@ int th_openpt(char *name, size_t name_size);
 speed_t th_baud_constant(int baud);
 void th_termios_make_raw_8n1(struct termios *t, speed_t speed);
 
-// The uAPI v1 structures are stable since Linux 4.8 and still served by every kernel.
+// GPIO_GET_CHIPINFO_IOCTL is common to both uAPI versions; line info is read through v2
+// (Linux 5.10+), because kernels built without CONFIG_GPIO_CDEV_V1 (Debian's 7.x) answer every
+// v1 ioctl with EINVAL.
 typedef struct gpiochip_info th_gpiochip_info;
-typedef struct gpioline_info th_gpioline_info;
+typedef struct gpio_v2_line_info th_gpio_v2_line_info;
 typedef struct i2c_msg th_i2c_msg;
 typedef struct i2c_rdwr_ioctl_data th_i2c_rdwr;
 

@@ -3,8 +3,9 @@ import Glibc
 import SystemPackage
 
 /// What `thunderstorm hal probe` finds: the gpiochips (label and line names, read with the GPIO
-/// character device's chip-info and line-info ioctls, stable since Linux 4.8 and needing no
-/// libgpiod), the I²C adapters and the serial ports that have something behind them.
+/// character device's GPIO_GET_CHIPINFO_IOCTL and uAPI v2 GPIO_V2_GET_LINEINFO_IOCTL, Linux 5.10+,
+/// which kernels without the deprecated v1 uAPI still answer), the I²C adapters and the serial
+/// ports that have something behind them.
 public struct HardwareInventory: Sendable {
     public struct GPIOChip: Sendable, Equatable {
         public var path: String
@@ -91,9 +92,10 @@ public struct HardwareInventory: Sendable {
         chip.name = cString(info.name)
         chip.label = cString(info.label)
         for offset in 0..<info.lines {
-            var line = th_gpioline_info()
-            line.line_offset = offset
-            guard calls.ioctl(fd, TH_GPIO_GET_LINEINFO, &line) == 0 else {
+            // Zeroed, padding included: the kernel refuses non-zero padding with EINVAL.
+            var line = th_gpio_v2_line_info()
+            line.offset = offset
+            guard calls.ioctl(fd, TH_GPIO_V2_GET_LINEINFO, &line) == 0 else {
                 chip.problem = "line \(offset): \(Errno(rawValue: Glibc.errno))"
                 break
             }
