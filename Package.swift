@@ -20,8 +20,9 @@
 //   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files) → HAL, CLinuxHAL
 //   HALSim   (simulated twins for tests and `simulate`)                      → HAL, CLinuxHAL (pty)
 //   HTTPTesting (test support: a loopback HTTP/1.1 server, plain or TLS, with scripted answers) → CTLS
-// The libgpiod and libi2c bindings (CLinuxHardware) are built only with the `Hardware` trait,
-// so a fresh machine needs nothing but the Swift toolchain for `swift test`.
+// The GPIO binding (the kernel's GPIO character device, uAPI v2: no library) and the libi2c
+// binding (CLinuxHardware) are built only with the `Hardware` trait, so a fresh machine needs
+// nothing but the Swift toolchain for `swift test`.
 import PackageDescription
 
 let hardware = TargetDependencyCondition.when(traits: ["Hardware"])
@@ -52,7 +53,7 @@ let package = Package(
     traits: [
         .trait(
             name: "Hardware",
-            description: "Bind libgpiod (1.6 or 2.x) and libi2c; needs libgpiod-dev and libi2c-dev."
+            description: "Bind GPIO (the kernel's character device, uAPI v2, Linux 5.10+) and libi2c; needs libi2c-dev."
         )
     ],
     dependencies: [
@@ -61,8 +62,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        // C shims. CLinuxHAL needs only the kernel and libc headers; CLinuxHardware needs the
-        // Debian -dev packages and is compiled only when the Hardware trait is on.
+        // C shims. CLinuxHAL needs only the kernel and libc headers; CLinuxHardware needs
+        // libi2c-dev too and is used only when the Hardware trait is on. Its GPIO half speaks the
+        // kernel's uAPI v2 itself, so no libgpiod: one binary for Debian 12 and 13.
         .target(name: "CLinuxHAL"),
         // The one dlopen routine of CCurl and CTLS (open once per process, cache, "apt install"
         // message, first missing symbol), so that each shim keeps only its table of functions.
@@ -75,7 +77,7 @@ let package = Package(
         .target(name: "CTLS", dependencies: ["CDynamicLibrary"], exclude: ["check"], linkerSettings: [.linkedLibrary("anl")]),
         .target(
             name: "CLinuxHardware",
-            linkerSettings: [.linkedLibrary("gpiod"), .linkedLibrary("i2c")]
+            linkerSettings: [.linkedLibrary("i2c")]
         ),
 
         .target(name: "HAL", dependencies: [system]),

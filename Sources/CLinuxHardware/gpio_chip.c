@@ -1,90 +1,74 @@
-// Opening gpiochips by path, label or line name, with libgpiod 1.6 or 2.x.
+// Opening gpiochips by path, label or line name, through the character device's ioctls
+// (Documentation/userspace-api/gpio/chardev.rst): GPIO_GET_CHIPINFO_IOCTL for the label and the
+// line count, GPIO_V2_GET_LINEINFO_IOCTL for line names.
 //
 // Chip numbers are not stable (Pi 5: gpiochip4 before kernel 6.6.45, gpiochip0 after, only
-// gpiochip11-15 on some 6.12 kernels), so the device is found by label or line name. libgpiod
-// 1.6 has gpiod_chip_open_by_label and gpiod_line_find, but its chip iterator gives up on the
-// first chip it cannot open (lib/iter.c), and 2.x has neither: both versions use the scan below,
-// which skips unreadable chips and reports EACCES only if nothing matched.
+// gpiochip11-15 on some 6.12 kernels), so the device is found by label or line name: every
+// /dev/gpiochip* is opened in numeric order; a chip that cannot be opened is skipped, and EACCES
+// is reported only if nothing matched.
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "internal.h"
-#ifdef TH_HAVE_GPIOD  // see internal.h
-
-const char *th_gpiod_version(void) {
-#ifdef TH_GPIOD_V1
-    return gpiod_version_string();
-#else
-    return gpiod_api_version();
-#endif
-}
-
-int th_gpiod_api(void) {
-#ifdef TH_GPIOD_V1
-    return 1;
-#else
-    return 2;
-#endif
-}
 
 th_gpio_chip *th_gpio_chip_open_path(const char *path) {
-    struct gpiod_chip *lib = gpiod_chip_open(path);
-    if (!lib) return NULL;
+    // Read-only is enough for every ioctl, as the kernel's own tools/gpio open the chip.
+    // O_NONBLOCK only so that a FIFO called gpiochip* cannot hang the scan in open(2).
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return NULL;
+    struct gpiochip_info info;
+    memset(&info, 0, sizeof(info));
+    if (ioctl(fd, GPIO_GET_CHIPINFO_IOCTL, &info) < 0) {
+        // A regular file or another device answers ENOTTY (no such ioctl) or EINVAL: either way,
+        // not a gpiochip. Anything else (ENODEV: the chip went away) is kept.
+        if (errno == EINVAL) errno = ENOTTY;
+        TH_PRESERVING_ERRNO(close(fd));
+        return NULL;
+    }
     th_gpio_chip *chip = calloc(1, sizeof(*chip));
     if (!chip) {
-        TH_PRESERVING_ERRNO(gpiod_chip_close(lib));
+        TH_PRESERVING_ERRNO(close(fd));
         return NULL;
     }
-    chip->lib = lib;
-#ifdef TH_GPIOD_V1
-    chip->num_lines = gpiod_chip_num_lines(lib);
-#else
-    // v2 keeps the chip's name, label and line count in a separately allocated info object.
-    struct gpiod_chip_info *info = gpiod_chip_get_info(lib);
-    if (!info) {
-        TH_PRESERVING_ERRNO({ gpiod_chip_close(lib); free(chip); });
-        return NULL;
-    }
-    chip->num_lines = (unsigned int)gpiod_chip_info_get_num_lines(info);
-    gpiod_chip_info_free(info);
-#endif
+    chip->fd = fd;
+    chip->num_lines = info.lines;
+    // The kernel copies the label with strscpy, always terminated.
+    memcpy(chip->label, info.label, sizeof(chip->label));
+    chip->label[sizeof(chip->label) - 1] = '\0';
     return chip;
 }
 
 unsigned int th_gpio_chip_line_count(const th_gpio_chip *chip) { return chip->num_lines; }
 
+const char *th_gpio_chip_label(const th_gpio_chip *chip) { return chip->label; }
+
 void th_gpio_chip_close(th_gpio_chip *chip) {
     if (!chip) return;
-    gpiod_chip_close(chip->lib);
+    close(chip->fd);
     free(chip);
 }
 
-int th_gpio_chip_find_line(th_gpio_chip *chip, const char *name) {
-#ifdef TH_GPIOD_V1
-    // Walks the chip's lines comparing names; NULL + ENOENT when none matches (lib/helpers.c).
-    struct gpiod_line *line = gpiod_chip_find_line(chip->lib, name);
-    if (!line) return -1;
-    return (int)gpiod_line_offset(line);
-#else
-    return gpiod_chip_get_line_offset_from_name(chip->lib, name);
-#endif
+int th_gpio_line_info(int fd, unsigned int offset, struct gpio_v2_line_info *info) {
+    memset(info, 0, sizeof(*info));
+    info->offset = offset;
+    return ioctl(fd, GPIO_V2_GET_LINEINFO_IOCTL, info) < 0 ? -1 : 0;
 }
 
-/// 1 if the chip's label is `label`, 0 if not, -1 + errno if it cannot be read.
-static int label_matches(th_gpio_chip *chip, const char *label) {
-#ifdef TH_GPIOD_V1
-    return strcmp(gpiod_chip_label(chip->lib), label) == 0;
-#else
-    struct gpiod_chip_info *info = gpiod_chip_get_info(chip->lib);
-    if (!info) return -1;
-    int same = strcmp(gpiod_chip_info_get_label(info), label) == 0;
-    gpiod_chip_info_free(info);
-    return same;
-#endif
+int th_gpio_chip_find_line(th_gpio_chip *chip, const char *name) {
+    struct gpio_v2_line_info info;
+    for (unsigned int offset = 0; offset < chip->num_lines; offset++) {
+        if (th_gpio_line_info(chip->fd, offset, &info) < 0) return -1;
+        // Names are at most 31 bytes and terminated (strscpy in gpio_desc_to_lineinfo).
+        if (strncmp(info.name, name, sizeof(info.name)) == 0) return (int)offset;
+    }
+    errno = ENOENT;
+    return -1;
 }
 
 static int is_gpiochip_entry(const struct dirent *entry) {
@@ -122,7 +106,7 @@ static th_gpio_chip *scan(const char *dir, int (*match)(th_gpio_chip *, const ch
 
 static int match_label(th_gpio_chip *chip, const char *label, unsigned int *unused) {
     (void)unused;
-    return label_matches(chip, label);
+    return strcmp(chip->label, label) == 0;
 }
 
 static int match_line_name(th_gpio_chip *chip, const char *name, unsigned int *offset) {
@@ -141,23 +125,3 @@ th_gpio_chip *th_gpio_chip_open_label(const char *dir, const char *label) {
 th_gpio_chip *th_gpio_chip_open_line_name(const char *dir, const char *name, unsigned int *offset) {
     return scan(dir, match_line_name, name, offset);
 }
-
-int th_gpio_bias_library_value(th_gpio_bias bias) {
-    switch (bias) {
-#ifdef TH_GPIOD_V1
-    case TH_GPIO_BIAS_AS_IS: return 0;
-    case TH_GPIO_BIAS_DISABLED: return GPIOD_LINE_REQUEST_FLAG_BIAS_DISABLE;
-    case TH_GPIO_BIAS_PULL_UP: return GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP;
-    case TH_GPIO_BIAS_PULL_DOWN: return GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_DOWN;
-#else
-    case TH_GPIO_BIAS_AS_IS: return GPIOD_LINE_BIAS_AS_IS;
-    case TH_GPIO_BIAS_DISABLED: return GPIOD_LINE_BIAS_DISABLED;
-    case TH_GPIO_BIAS_PULL_UP: return GPIOD_LINE_BIAS_PULL_UP;
-    case TH_GPIO_BIAS_PULL_DOWN: return GPIOD_LINE_BIAS_PULL_DOWN;
-#endif
-    }
-    errno = EINVAL;
-    return -1;
-}
-
-#endif  // TH_HAVE_GPIOD

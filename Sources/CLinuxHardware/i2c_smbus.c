@@ -4,7 +4,7 @@
 // ("err = -errno") and leaves errno alone, unlike the header-only smbus.h of i2c-tools 3.x that
 // returned -1 with errno set. B1 observed -25 (-ENOTTY) on /dev/null. Linking -li2c means 4.x,
 // so every negative result is -errno: -1 is EPERM here, not "see errno".
-// Without libi2c-dev this compiles to nothing, like the GPIO half (see internal.h).
+// Without libi2c-dev this compiles to nothing (see CLinuxHardware.h, TH_NEEDS_LIBI2C).
 #if __has_include(<i2c/smbus.h>)
 #include <errno.h>
 #include <i2c/smbus.h>

@@ -7,7 +7,7 @@ extension ScriptedCall {
     var name: String { String(String(describing: self).prefix { $0 != "(" }) }
 }
 
-/// The core every scripted table shares (system calls, libgpiod, libi2c): it records each call
+/// The core every scripted table shares (system calls, GPIO shim, libi2c): it records each call
 /// with its arguments and fails the next calls of a name with queued errno values, the way
 /// swift-system's mocking tables do.
 struct CallScript<Call: ScriptedCall> {

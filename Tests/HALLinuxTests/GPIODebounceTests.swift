@@ -4,9 +4,9 @@ import HAL
 @testable import HALLinux
 import Testing
 
-/// Kernel debounce (libgpiod 2.x): the period goes into the request in microseconds, and
-/// `kernelDebounce` says whether the kernel took it, so that the runtime debounces in software
-/// only when it did not (libgpiod 1.6).
+/// Kernel debounce: the period goes into the request in microseconds, and `kernelDebounce` says
+/// whether the kernel took it (the shim reads it back from the lines' info), so that the runtime
+/// debounces in software only when it did not.
 @Suite struct GPIODebounceTests {
     static func request(debounce: Duration, kernelDebounces: Bool = true) throws -> (LinuxDigitalInputs<ScriptedGPIODriver>, ScriptedGPIODriver) {
         let driver = ScriptedGPIODriver()
@@ -26,10 +26,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (Duration.milliseconds(20), UInt(20_000)), (.microseconds(1500), 1500), (.nanoseconds(999), 0),
-        (.milliseconds(-5), 0), (.seconds(10_000), UInt(UInt32.max)),
+        (Duration.milliseconds(20), UInt32(20_000)), (.microseconds(1500), 1500), (.nanoseconds(999), 0),
+        (.milliseconds(-5), 0), (.seconds(10_000), UInt32.max),
     ])
-    func thePeriodGoesToTheKernelInMicroseconds(debounce: Duration, microseconds: UInt) throws {
+    func thePeriodGoesToTheKernelInMicroseconds(debounce: Duration, microseconds: UInt32) throws {
         let (inputs, driver) = try Self.request(debounce: debounce)
         #expect(driver.names("requestInputs") == [
             .requestInputs(offsets: [17, 27], bias: TH_GPIO_BIAS_PULL_UP, debounceMicroseconds: microseconds, consumer: "thunderstorm"),
@@ -37,7 +37,8 @@ import Testing
         #expect(inputs.kernelDebounce == (microseconds > 0))
     }
 
-    @Test func libgpiod16LeavesDebouncingToSoftware() throws {
+    /// The lines' info shows no debounce attribute after the request: software debounces.
+    @Test func aPeriodTheKernelDoesNotReportIsLeftToSoftware() throws {
         let (inputs, driver) = try Self.request(debounce: .milliseconds(20), kernelDebounces: false)
         #expect(driver.names("requestDebounce") == [.requestDebounce])
         #expect(!inputs.kernelDebounce)

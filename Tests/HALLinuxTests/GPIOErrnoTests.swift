@@ -6,7 +6,7 @@ import HAL
 import SystemPackage
 import Testing
 
-/// errno → `GPIOError.Kind` at every step, and EINTR retried, through the scripted libgpiod.
+/// errno → `GPIOError.Kind` at every step, and EINTR retried, through the scripted GPIO shim.
 @Suite struct GPIOErrnoTests {
     /// A shim call to fail and how to reach it.
     enum Step: String, CustomStringConvertible {
@@ -16,7 +16,7 @@ import Testing
     }
 
     /// Runs `step` once on a fresh driver whose first call of that name fails with `errnos`.
-    static func run(_ step: Step, bias: Bias = .pullUp, failingWith errnos: Int32...) throws(GPIOError) -> ScriptedGPIODriver {
+    static func run(_ step: Step, bias: Bias = .pullUp, failingWith errnos: [Int32]) throws(GPIOError) -> ScriptedGPIODriver {
         let driver = ScriptedGPIODriver()
         for e in errnos { driver.fail(step.rawValue, with: e) }
         let chip: GPIOChipSelector? = step == .openLineName ? nil : .label("pinctrl-bcm2711")
@@ -38,6 +38,7 @@ import Testing
         (Step.openLabel, ENOENT, GPIOError.Kind.noChip),
         (.openLabel, ENODEV, .noChip),
         (.openLabel, ENOTTY, .noChip),
+        (.openLabel, ENXIO, .noChip),
         (.openLabel, EACCES, .permissionDenied),
         (.openLabel, EPERM, .permissionDenied),
         (.openLabel, EIO, .other),
@@ -50,7 +51,7 @@ import Testing
         (.request, EPERM, .permissionDenied),
         (.request, EINVAL, .unsupported),
         (.request, EOPNOTSUPP, .unsupported),
-        (.request, ENODEV, .unsupported),
+        (.request, ENODEV, .noChip),
         (.request, ENXIO, .unsupported),
         (.request, ENOENT, .noLine),
         (.request, ENOMEM, .other),
@@ -62,13 +63,15 @@ import Testing
     ])
     func errnoMapsToKind(step: Step, errno: Int32, kind: GPIOError.Kind) {
         #expect(throws: GPIOError(kind, errno: Errno(rawValue: errno))) {
-            _ = try Self.run(step, failingWith: errno)
+            _ = try Self.run(step, failingWith: [errno])
         }
     }
 
-    @Test func einvalWithoutABiasIsNotBlamedOnTheBias() {
-        #expect(throws: GPIOError(.other, errno: .invalidArgument)) {
-            _ = try Self.run(.request, bias: .asIs, failingWith: EINVAL)
+    /// A kernel before 5.10 answers GPIO_V2_GET_LINE_IOCTL with EINVAL whatever the bias.
+    @Test(arguments: Bias.allCases)
+    func einvalWhenRequestingIsUnsupportedWithAnyBias(bias: Bias) {
+        #expect(throws: GPIOError(.unsupported, errno: .invalidArgument)) {
+            _ = try Self.run(.request, bias: bias, failingWith: [EINVAL])
         }
     }
 
@@ -85,7 +88,7 @@ import Testing
 
     @Test(arguments: [Step.openLabel, .openLineName, .findLine, .request, .readEdges, .getValues])
     func eintrIsRetried(step: Step) throws {
-        let driver = try Self.run(step, failingWith: EINTR, EINTR, EINTR)
+        let driver = try Self.run(step, failingWith: [EINTR, EINTR, EINTR])
         #expect(driver.names(step.rawValue).count == 4)
     }
 
@@ -100,12 +103,13 @@ import Testing
     }
 
     @Test func errnoTableMatchesTheStepDirectly() {
-        #expect(GPIOError(libgpiodErrno: .noSuchFileOrDirectory, during: .openChip).kind == .noChip)
-        #expect(GPIOError(libgpiodErrno: .noSuchFileOrDirectory, during: .findLine).kind == .noLine)
-        #expect(GPIOError(libgpiodErrno: .operationNotSupportedByDevice, during: .io).kind == .noChip)
-        #expect(GPIOError(libgpiodErrno: .invalidArgument, during: .request, bias: .disabled).kind == .unsupported)
-        #expect(GPIOError(libgpiodErrno: .invalidArgument, during: .io).kind == .other)
-        #expect(GPIOError(libgpiodErrno: .resourceBusy, during: .openChip).kind == .busy)
+        #expect(GPIOError(gpioErrno: .noSuchFileOrDirectory, during: .openChip).kind == .noChip)
+        #expect(GPIOError(gpioErrno: .noSuchFileOrDirectory, during: .findLine).kind == .noLine)
+        #expect(GPIOError(gpioErrno: .operationNotSupportedByDevice, during: .io).kind == .noChip)
+        #expect(GPIOError(gpioErrno: .invalidArgument, during: .request).kind == .unsupported)
+        #expect(GPIOError(gpioErrno: .invalidArgument, during: .io).kind == .other)
+        #expect(GPIOError(gpioErrno: .noSuchAddressOrDevice, during: .io).kind == .other)
+        #expect(GPIOError(gpioErrno: .resourceBusy, during: .openChip).kind == .busy)
     }
 }
 #else

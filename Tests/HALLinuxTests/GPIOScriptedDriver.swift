@@ -3,7 +3,7 @@ import CLinuxHardware
 import Glibc
 @testable import HALLinux
 
-/// A scripted libgpiod: records every shim call with its arguments, answers from the script,
+/// A scripted GPIO shim: records every shim call with its arguments, answers from the script,
 /// and fails the next calls of a given name with queued errno values, setting `errno` as the
 /// shim does. One per test, never shared, so tests run in parallel.
 final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
@@ -14,14 +14,12 @@ final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
         case chipLineCount
         case chipFindLine(String)
         case chipClose
-        case requestInputs(offsets: [UInt32], bias: th_gpio_bias, debounceMicroseconds: UInt = 0, consumer: String)
+        case requestInputs(offsets: [UInt32], bias: th_gpio_bias, debounceMicroseconds: UInt32 = 0, consumer: String)
         case requestDebounce
-        case requestDescriptorCount
-        case requestDescriptor(CInt)
+        case requestDescriptor
         case requestReadEdges(capacity: Int)
         case requestGetValues
         case requestRelease
-
     }
 
     static var chip: OpaquePointer { OpaquePointer(bitPattern: 0xC41B)! }
@@ -32,15 +30,15 @@ final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
     /// Line names per offset on the one chip.
     var lineNames: [String: CUnsignedInt] = ["GPIO17": 17, "GPIO27": 27, "GPIO22": 22]
     var lineCount: CUnsignedInt = 54
-    /// One descriptor per line (v1); set to one element for v2.
-    var descriptors: [CInt] = [40, 41, 42]
+    /// The request's one descriptor.
+    var descriptor: CInt = 40
     /// Edges handed out by `requestReadEdges`, up to the capacity asked for.
     var pendingEdges: [th_gpio_edge] = []
     var values: UInt32 = 0
-    /// What `requestDebounce` reports: the period asked for (libgpiod 2.x) when true, 0 (1.6)
-    /// when false.
+    /// What `requestDebounce` reports: the period asked for when true, 0 (the lines' info shows
+    /// no debounce attribute) when false.
     var kernelDebounces = true
-    private var askedDebounce: CUnsignedLong = 0
+    private var askedDebounce: UInt32 = 0
 
     /// The next `errnos.count` calls named `name` fail, in order, with these errno values.
     func fail(_ name: String, with errnos: Int32...) { script.fail(name, with: errnos) }
@@ -83,25 +81,21 @@ final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
     func chipClose(_ chip: OpaquePointer) { script.record(.chipClose) }
     func requestInputs(
         _ chip: OpaquePointer, _ offsets: UnsafePointer<CUnsignedInt>, _ count: Int,
-        _ bias: th_gpio_bias, _ debounceMicroseconds: CUnsignedLong, _ consumer: UnsafePointer<CChar>
+        _ bias: th_gpio_bias, _ debounceMicroseconds: UInt32, _ consumer: UnsafePointer<CChar>
     ) -> OpaquePointer? {
         let call = Call.requestInputs(
             offsets: Array(UnsafeBufferPointer(start: offsets, count: count)), bias: bias,
-            debounceMicroseconds: UInt(debounceMicroseconds), consumer: String(cString: consumer))
+            debounceMicroseconds: debounceMicroseconds, consumer: String(cString: consumer))
         askedDebounce = debounceMicroseconds
         return failing(call) ? nil : Self.request
     }
-    func requestDebounce(_ request: OpaquePointer) -> CUnsignedLong {
+    func requestDebounce(_ request: OpaquePointer) -> UInt32 {
         script.record(.requestDebounce)
         return kernelDebounces ? askedDebounce : 0
     }
-    func requestDescriptorCount(_ request: OpaquePointer) -> CInt {
-        script.record(.requestDescriptorCount)
-        return CInt(descriptors.count)
-    }
-    func requestDescriptor(_ request: OpaquePointer, _ index: CInt) -> CInt {
-        script.record(.requestDescriptor(index))
-        return descriptors[Int(index)]
+    func requestDescriptor(_ request: OpaquePointer) -> CInt {
+        script.record(.requestDescriptor)
+        return descriptor
     }
     func requestReadEdges(
         _ request: OpaquePointer, _ edges: UnsafeMutablePointer<th_gpio_edge>, _ capacity: Int

@@ -4,19 +4,20 @@ import HALLinux
 import HALSim
 
 /// The board's buttons as one set of input lines, in board-file order (line `i` is
-/// `buttons[i]`): real ones requested through libgpiod, simulated ones on their twin.
+/// `buttons[i]`): real ones requested through the kernel's GPIO character device, simulated
+/// ones on their twin.
 ///
-/// Real lines are requested in groups that share a chip, a bias and a debounce period (one
-/// libgpiod request each). A group that cannot be requested at start (the chip is not there, the
-/// user is not in `gpio`, another process holds the line) is reported once and requested again
-/// every `retryInterval`; its buttons do nothing meanwhile, everything else runs.
+/// Real lines are requested in groups that share a chip, a bias and a debounce period (one GPIO
+/// request and one descriptor each). A group that cannot be requested at start (the chip is not
+/// there, the user is not in `gpio`, another process holds the line) is reported once and
+/// requested again every `retryInterval`; its buttons do nothing meanwhile, everything else runs.
 public final class BoardButtons: DigitalInputs {
     /// One source of lines and where its lines sit in the board's order.
     struct Group {
         enum Source {
             case simulated(SimulatedButtons)
             #if Hardware
-            case kernel(LinuxDigitalInputs<LibgpiodDriver>?)
+            case kernel(LinuxDigitalInputs<KernelGPIODriver>?)
             #endif
         }
 
@@ -31,7 +32,7 @@ public final class BoardButtons: DigitalInputs {
     public let retryInterval: Duration
     /// When the next failed request is tried again.
     public private(set) var nextRetry: Instant?
-    /// Which board lines have their debounce done by the kernel (libgpiod 2.x).
+    /// Which board lines have their debounce done by the kernel (asked for at start, read back).
     public private(set) var kernelDebounced: [Bool]
     private let report: (String) -> Void
     /// A request was lost since the last `retryIfDue`: schedule its retry from then.
@@ -132,10 +133,9 @@ public final class BoardButtons: DigitalInputs {
         #if Hardware
         var remaining = slot
         for group in groups {
-            guard case .kernel(let inputs?) = group.source else { continue }
-            let fds = inputs.pollDescriptors
-            if remaining < fds.count { return fds[remaining].rawValue }
-            remaining -= fds.count
+            guard case .kernel(let inputs?) = group.source, let fd = inputs.pollDescriptor else { continue }
+            if remaining == 0 { return fd.rawValue }
+            remaining -= 1
         }
         #endif
         return -1

@@ -93,7 +93,7 @@ public final class DaemonBoard {
         }
 
         // Buttons: the twins of the simulated ones (idle: nothing presses them), the rest
-        // through libgpiod.
+        // through the kernel's GPIO character device.
         let simulatedButtons = board.buttons.filter(\.simulated)
         if !simulatedButtons.isEmpty {
             twins.buttons = SimulatedButtons(

@@ -1,13 +1,17 @@
-// CLinuxHardware: one C shim over libgpiod (1.6 = API v1, Debian 12; 2.x = API v2, Debian 13
-// and bookworm-backports) and libi2c (i2c-tools 4.x), built only with the `Hardware` trait.
+// CLinuxHardware: GPIO through the kernel's GPIO character device, uAPI v2 (<linux/gpio.h>,
+// Linux >= 5.10; Documentation/userspace-api/gpio/chardev.rst), and libi2c (i2c-tools 4.x). Built
+// only with the `Hardware` trait.
 //
-// The API below is version-neutral: Swift never sees <gpiod.h>, so the same Swift code binds
-// either libgpiod. Which one the shim was compiled against is decided at build time: only the
-// v1 header defines GPIOD_API (see internal.h). Every call that can fail returns NULL or -1 and
-// leaves the reason in errno, exactly as libc does; nothing here prints, aborts or retries.
+// The GPIO half is ioctl(2) and read(2) on /dev/gpiochipN, no library: libgpiod 1.6 (Debian 12)
+// speaks only the deprecated v1 uAPI, which kernels built without CONFIG_GPIO_CDEV_V1 refuse
+// with EINVAL, and 1.6 and 2.x are different sonames (libgpiod.so.2, .so.3) with different APIs.
+// The v2 uAPI is the same on every kernel since 5.10, so one binary runs on Debian 12 and 13.
+// Every call that can fail returns NULL or -1 and leaves the reason in errno, exactly as libc
+// does; nothing here prints, aborts or retries.
 #ifndef CLINUXHARDWARE_H
 #define CLINUXHARDWARE_H
 
+#include <linux/gpio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -16,16 +20,11 @@
 extern "C" {
 #endif
 
-// On a machine without the -dev packages the shim's .c files compile to nothing (a plain
-// `swift build` compiles this target even with the Hardware trait off; see internal.h), and
-// these declarations become unavailable, so a build *with* the trait stops at the first use with
-// this message instead of a page of undefined references at link time.
-#if __has_include(<gpiod.h>)
-#define TH_NEEDS_LIBGPIOD
-#else
-#define TH_NEEDS_LIBGPIOD \
-    __attribute__((unavailable("the Hardware trait needs libgpiod-dev (apt-get install libgpiod-dev)")))
-#endif
+// libi2c is a -dev package: on a machine without it i2c_smbus.c compiles to nothing (a plain
+// `swift build` compiles this target even with the Hardware trait off), and these declarations
+// become unavailable, so a build *with* the trait stops at the first use with this message
+// instead of a page of undefined references at link time. <linux/gpio.h> comes with the libc
+// headers (linux-libc-dev), so the GPIO half needs no such gate.
 #if __has_include(<i2c/smbus.h>)
 #define TH_NEEDS_LIBI2C
 #else
@@ -34,21 +33,22 @@ extern "C" {
 #endif
 
 // ---------------------------------------------------------------------------------------------
-// libgpiod
+// GPIO character device, uAPI v2
 
-/// At most this many lines per request: `levels()` is a 32-bit mask.
+/// At most this many lines per request: `levels()` is a 32-bit mask (the uAPI allows 64,
+/// GPIO_V2_LINES_MAX).
 #define TH_GPIO_MAX_LINES 32
-/// libgpiod 1.6 reads the kernel's whole v1 event FIFO (16 records) per call and drops what does
-/// not fit the caller's array (lib/core.c, gpiod_line_event_read_fd_multiple), so the v1 read
-/// below needs room for 16.
-#define TH_GPIO_V1_EVENT_BATCH 16
+/// At most this many edges per th_gpio_read_edges_fd call: the records are read into a stack
+/// array of this many `struct gpio_v2_line_event` (48 bytes each), so a read allocates nothing.
+#define TH_GPIO_READ_BATCH 64
 
-/// A gpiochip opened through libgpiod (wraps `struct gpiod_chip`).
+/// An open gpiochip: its descriptor and what GPIO_GET_CHIPINFO_IOCTL said.
 typedef struct th_gpio_chip th_gpio_chip;
-/// Input lines requested together with both-edge detection (a v1 line bulk or a v2 request).
+/// Input lines requested together with both-edge detection: one GPIO_V2_GET_LINE_IOCTL, one
+/// descriptor for all of them.
 typedef struct th_gpio_request th_gpio_request;
 
-/// Pull resistor. Needs Linux >= 5.5 (uAPI v1 bias flags) or >= 5.10 (uAPI v2).
+/// Pull resistor: GPIO_V2_LINE_FLAG_BIAS_* (gpio.h, enum gpio_v2_line_flag).
 typedef enum th_gpio_bias {
     TH_GPIO_BIAS_AS_IS = 0,
     TH_GPIO_BIAS_DISABLED = 1,
@@ -61,77 +61,82 @@ enum {
     TH_GPIO_EDGE_FALLING = 2,
 };
 
-/// One edge, decoded from `struct gpioevent_data` (v1) or `struct gpio_v2_line_event` (v2).
+/// One edge, decoded from a `struct gpio_v2_line_event`.
 typedef struct th_gpio_edge {
     /// Index of the line in the request (0 = the first offset requested), not its offset.
     uint32_t line;
     /// TH_GPIO_EDGE_RISING or TH_GPIO_EDGE_FALLING.
     uint32_t type;
-    /// Kernel timestamp in ns: CLOCK_MONOTONIC with uAPI v2 (libgpiod 2.x default event clock)
-    /// and with uAPI v1 since Linux 5.7; CLOCK_REALTIME with uAPI v1 before 5.7.
+    /// Kernel timestamp in ns on CLOCK_MONOTONIC, the uAPI v2 default event clock (gpio.h,
+    /// struct gpio_v2_line_event).
     uint64_t timestamp_ns;
 } th_gpio_edge;
 
-/// The library's own version string ("1.6.3", "2.1.3").
-const char *th_gpiod_version(void) TH_NEEDS_LIBGPIOD;
-/// 1 or 2: the libgpiod API this shim was compiled against.
-int th_gpiod_api(void) TH_NEEDS_LIBGPIOD;
-/// The library's own value for `bias`: a GPIOD_LINE_REQUEST_FLAG_BIAS_* flag (v1) or an
-/// `enum gpiod_line_bias` (v2). -1 and EINVAL for an unknown bias. For tests and diagnostics.
-int th_gpio_bias_library_value(th_gpio_bias bias) TH_NEEDS_LIBGPIOD;
-
-/// Opens the gpiochip character device at `path`. NULL + errno (ENOENT, EACCES, and ENOTTY or
-/// ENODEV for a file that is not a gpiochip).
-th_gpio_chip *th_gpio_chip_open_path(const char *path) TH_NEEDS_LIBGPIOD;
+/// Opens the gpiochip character device at `path` (O_RDONLY | O_CLOEXEC: the ioctls need no
+/// write access, as the kernel's tools/gpio open it). NULL + errno: ENOENT, EACCES, and ENOTTY
+/// for a file that is not a gpiochip (GPIO_GET_CHIPINFO_IOCTL refused).
+th_gpio_chip *th_gpio_chip_open_path(const char *path);
 /// Opens the gpiochip in `dir` (normally "/dev") whose label is `label` ("pinctrl-rp1",
 /// "pinctrl-bcm2711"). Chip numbers change across kernels; labels do not. NULL + ENOENT if no
-/// chip has it, or + EACCES/EPERM if none matched but some chip could not be opened.
-th_gpio_chip *th_gpio_chip_open_label(const char *dir, const char *label) TH_NEEDS_LIBGPIOD;
+/// chip has it (or `dir` does not exist), or + EACCES/EPERM if none matched but some chip could
+/// not be opened.
+th_gpio_chip *th_gpio_chip_open_label(const char *dir, const char *label);
 /// Opens the chip in `dir` that has a line named `name` ("GPIO17") and stores the line's offset.
 /// Same errors as th_gpio_chip_open_label.
-th_gpio_chip *th_gpio_chip_open_line_name(const char *dir, const char *name,
-                                          unsigned int *offset) TH_NEEDS_LIBGPIOD;
+th_gpio_chip *th_gpio_chip_open_line_name(const char *dir, const char *name, unsigned int *offset);
 /// Number of lines on the chip.
-unsigned int th_gpio_chip_line_count(const th_gpio_chip *chip) TH_NEEDS_LIBGPIOD;
-/// Offset of the line named `name` on `chip`, or -1 + ENOENT.
-int th_gpio_chip_find_line(th_gpio_chip *chip, const char *name) TH_NEEDS_LIBGPIOD;
-/// Closes the chip. Release every request on it first (v1 lines belong to their chip).
-void th_gpio_chip_close(th_gpio_chip *chip) TH_NEEDS_LIBGPIOD;
+unsigned int th_gpio_chip_line_count(const th_gpio_chip *chip);
+/// The chip's label ("pinctrl-bcm2711"); owned by the chip.
+const char *th_gpio_chip_label(const th_gpio_chip *chip);
+/// Offset of the line named `name` on `chip` (GPIO_V2_GET_LINEINFO_IOCTL per line), or -1 +
+/// ENOENT, or -1 + the ioctl's errno.
+int th_gpio_chip_find_line(th_gpio_chip *chip, const char *name);
+/// Closes the chip. Requests made on it stay valid: "Closing the chip_fd has no effect on
+/// existing line requests" (gpio-v2-get-line-ioctl.rst).
+void th_gpio_chip_close(th_gpio_chip *chip);
 
-/// Requests `count` (1...TH_GPIO_MAX_LINES) lines of `chip` as inputs with both-edge detection,
-/// `bias`, and `consumer` as the label other tools show. The descriptors are made non-blocking.
-/// `debounce_us` > 0 asks the kernel to debounce every line by that period (libgpiod 2.x:
-/// gpiod_line_settings_set_debounce_period_us; the kernel reports an edge once the line has
-/// been stable that long). libgpiod 1.6 has no such setting and ignores it: see
-/// th_gpio_request_debounce_us for what was applied.
-/// NULL + errno: EBUSY (in use, or an offset given twice), EINVAL (offset out of range, or bias
-/// the kernel does not know), EPERM/EACCES, ENODEV/ENXIO (line cannot raise interrupts).
+/// Fills `request` for `count` (1...TH_GPIO_MAX_LINES) input lines with both-edge detection,
+/// `bias`, a kernel debounce of `debounce_us` (0 = none; a GPIO_V2_LINE_ATTR_ID_DEBOUNCE
+/// attribute on every line) and `consumer` (truncated to the 31 bytes the kernel keeps).
+/// 0, or -1 + EINVAL (count, bias) or EBUSY (an offset given twice: the kernel would say EBUSY
+/// for the second one anyway, gpiod_request_user). What th_gpio_request_inputs sends.
+int th_gpio_line_request_init(struct gpio_v2_line_request *request, const unsigned int *offsets,
+                              size_t count, th_gpio_bias bias, uint32_t debounce_us,
+                              const char *consumer);
+
+/// Requests the lines (th_gpio_line_request_init, then GPIO_V2_GET_LINE_IOCTL) and makes the
+/// request's descriptor non-blocking (the kernel creates it O_RDONLY | O_CLOEXEC).
+/// NULL + errno: EBUSY (in use, or an offset given twice), EINVAL (offset out of range, a count
+/// out of range, or a configuration the kernel refuses), EPERM/EACCES, ENXIO (the line cannot
+/// raise an interrupt, so no edge detection; gpiolib-cdev.c edge_detector_setup), ENODEV (the
+/// chip went away), ENOMEM.
 th_gpio_request *th_gpio_request_inputs(th_gpio_chip *chip, const unsigned int *offsets,
-                                        size_t count, th_gpio_bias bias, unsigned long debounce_us,
-                                        const char *consumer) TH_NEEDS_LIBGPIOD;
-/// The debounce period the kernel applies to the request's lines, as the kernel reports it in
-/// the first line's info after the request: 0 with libgpiod 1.6, or when none was asked for (the
-/// caller must then debounce in software).
-unsigned long th_gpio_request_debounce_us(const th_gpio_request *request) TH_NEEDS_LIBGPIOD;
-/// How many descriptors to poll for POLLIN: one per line (v1) or one for all (v2).
-int th_gpio_request_fd_count(const th_gpio_request *request) TH_NEEDS_LIBGPIOD;
-/// The descriptor at `index`; owned by the request, never close it.
-int th_gpio_request_fd(const th_gpio_request *request, int index) TH_NEEDS_LIBGPIOD;
-/// Copies up to `capacity` pending edges into `edges` without blocking; returns how many
-/// (0 = none pending), or -1 + errno. Within one call edges are sorted by timestamp.
-ssize_t th_gpio_request_read_edges(th_gpio_request *request, th_gpio_edge *edges,
-                                   size_t capacity) TH_NEEDS_LIBGPIOD;
-/// The physical level of every line now: bit i = line i. 0 or -1 + errno.
-int th_gpio_request_get_values(th_gpio_request *request, uint32_t *mask) TH_NEEDS_LIBGPIOD;
-/// Releases the lines and frees the request.
-void th_gpio_request_release(th_gpio_request *request) TH_NEEDS_LIBGPIOD;
+                                        size_t count, th_gpio_bias bias, uint32_t debounce_us,
+                                        const char *consumer);
+/// The debounce period the kernel applies to every line of the request, read back from
+/// GPIO_V2_GET_LINEINFO_IOCTL after the request (the smallest over the lines): 0 when none was
+/// asked for (the caller must then debounce in software).
+uint32_t th_gpio_request_debounce_us(const th_gpio_request *request);
+/// The request's one descriptor, to poll for POLLIN; owned by the request, never close it.
+int th_gpio_request_fd(const th_gpio_request *request);
+/// Copies up to `capacity` pending edges into `edges` without blocking (one read(2)); returns
+/// how many (0 = none pending), or -1 + errno. See th_gpio_read_edges_fd.
+ssize_t th_gpio_request_read_edges(th_gpio_request *request, th_gpio_edge *edges, size_t capacity);
+/// The physical level of every line now (GPIO_V2_LINE_GET_VALUES_IOCTL; no line is requested
+/// active-low): bit i = line i. 0 or -1 + errno.
+int th_gpio_request_get_values(th_gpio_request *request, uint32_t *mask);
+/// Closes the request's descriptor (which releases the lines) and frees it.
+void th_gpio_request_release(th_gpio_request *request);
 
-/// Reads uAPI v1 `struct gpioevent_data` records from a line-event descriptor `fd` through
-/// libgpiod 1.6's gpiod_line_event_read_fd_multiple and stamps them with `line`. `capacity`
-/// must be >= TH_GPIO_V1_EVENT_BATCH (EINVAL otherwise). Returns the count, 0 when nothing is
-/// pending (EAGAIN), or -1 + errno (EIO for a short record). With libgpiod 2.x: -1 + EOPNOTSUPP.
-ssize_t th_gpio_v1_read_event_fd(int fd, uint32_t line, th_gpio_edge *edges,
-                                 size_t capacity) TH_NEEDS_LIBGPIOD;
+/// Reads `struct gpio_v2_line_event` records from `fd` with one read(2) of at most
+/// min(capacity, TH_GPIO_READ_BATCH) records and decodes them: the line index is the record's
+/// offset's position in `offsets` (`count` of them), the type its id. Edges keep the kernel's
+/// order, which is the order it detected them in, across all lines of a request
+/// (gpio-v2-line-event-read.rst). Returns the count, 0 when nothing is pending (EAGAIN) or at
+/// end of file, or -1 + errno: the read's, or EIO for a partial record, an offset not in
+/// `offsets` or an unknown id (the kernel returns whole records of lines it was asked for).
+ssize_t th_gpio_read_edges_fd(int fd, const unsigned int *offsets, size_t count,
+                              th_gpio_edge *edges, size_t capacity);
 
 // ---------------------------------------------------------------------------------------------
 // libi2c SMBus calls. libi2c 4.x returns -errno; these return -1 and set errno instead.

@@ -2,11 +2,11 @@
 import CLinuxHardware
 import Glibc
 
-/// Every call `LinuxDigitalInputs` makes into libgpiod, one requirement per shim function of
+/// Every call `LinuxDigitalInputs` makes into the GPIO shim, one requirement per shim function of
 /// `CLinuxHardware.h`, with the shim's C signature.
 ///
 /// This is the seam swift-system tests its syscalls through: production code is generic over
-/// the driver and uses `LibgpiodDriver`; tests pass a scripted driver that records each call
+/// the driver and uses `KernelGPIODriver`; tests pass a scripted driver that records each call
 /// with its arguments and fails it with any errno. A generic parameter, never a global, because
 /// Swift Testing runs tests in parallel. Failures return nil or -1 and leave the reason in
 /// `errno` (thread-local), exactly as the shim does. Handles are the shim's opaque pointers; a
@@ -28,17 +28,15 @@ public protocol GPIODriver {
     /// `th_gpio_chip_close`.
     func chipClose(_ chip: OpaquePointer)
     /// `th_gpio_request_inputs`: inputs with both-edge detection, `bias`, a kernel debounce
-    /// period (0 for none; ignored by libgpiod 1.6), labelled `consumer`.
+    /// period in microseconds (0 for none), labelled `consumer`.
     func requestInputs(
         _ chip: OpaquePointer, _ offsets: UnsafePointer<CUnsignedInt>, _ count: Int,
-        _ bias: th_gpio_bias, _ debounceMicroseconds: CUnsignedLong, _ consumer: UnsafePointer<CChar>
+        _ bias: th_gpio_bias, _ debounceMicroseconds: UInt32, _ consumer: UnsafePointer<CChar>
     ) -> OpaquePointer?
     /// `th_gpio_request_debounce_us`: the period the kernel applies, 0 when it does not debounce.
-    func requestDebounce(_ request: OpaquePointer) -> CUnsignedLong
-    /// `th_gpio_request_fd_count`.
-    func requestDescriptorCount(_ request: OpaquePointer) -> CInt
-    /// `th_gpio_request_fd`.
-    func requestDescriptor(_ request: OpaquePointer, _ index: CInt) -> CInt
+    func requestDebounce(_ request: OpaquePointer) -> UInt32
+    /// `th_gpio_request_fd`: the request's one descriptor.
+    func requestDescriptor(_ request: OpaquePointer) -> CInt
     /// `th_gpio_request_read_edges`: up to `capacity` pending edges, 0 if none, or -1.
     func requestReadEdges(
         _ request: OpaquePointer, _ edges: UnsafeMutablePointer<th_gpio_edge>, _ capacity: Int
@@ -49,15 +47,10 @@ public protocol GPIODriver {
     func requestRelease(_ request: OpaquePointer)
 }
 
-/// The real libgpiod (1.6 or 2.x, whichever CLinuxHardware was compiled against).
-public struct LibgpiodDriver: GPIODriver, Sendable {
+/// The kernel's GPIO character device through the shim's uAPI v2 ioctls: no library, so the
+/// same binary runs on any kernel since 5.10, with or without the deprecated v1 uAPI.
+public struct KernelGPIODriver: GPIODriver, Sendable {
     public init() {}
-
-    /// The library's version string, e.g. "1.6.3" (`gpiod_version_string`) or "2.1.3"
-    /// (`gpiod_api_version`).
-    public static var version: String { String(cString: th_gpiod_version()) }
-    /// 1 or 2: the libgpiod API the shim was compiled against.
-    public static var api: Int { Int(th_gpiod_api()) }
 
     public func chipOpenPath(_ path: UnsafePointer<CChar>) -> OpaquePointer? {
         th_gpio_chip_open_path(path)
@@ -78,15 +71,12 @@ public struct LibgpiodDriver: GPIODriver, Sendable {
     public func chipClose(_ chip: OpaquePointer) { th_gpio_chip_close(chip) }
     public func requestInputs(
         _ chip: OpaquePointer, _ offsets: UnsafePointer<CUnsignedInt>, _ count: Int,
-        _ bias: th_gpio_bias, _ debounceMicroseconds: CUnsignedLong, _ consumer: UnsafePointer<CChar>
+        _ bias: th_gpio_bias, _ debounceMicroseconds: UInt32, _ consumer: UnsafePointer<CChar>
     ) -> OpaquePointer? {
         th_gpio_request_inputs(chip, offsets, count, bias, debounceMicroseconds, consumer)
     }
-    public func requestDebounce(_ request: OpaquePointer) -> CUnsignedLong { th_gpio_request_debounce_us(request) }
-    public func requestDescriptorCount(_ request: OpaquePointer) -> CInt { th_gpio_request_fd_count(request) }
-    public func requestDescriptor(_ request: OpaquePointer, _ index: CInt) -> CInt {
-        th_gpio_request_fd(request, index)
-    }
+    public func requestDebounce(_ request: OpaquePointer) -> UInt32 { th_gpio_request_debounce_us(request) }
+    public func requestDescriptor(_ request: OpaquePointer) -> CInt { th_gpio_request_fd(request) }
     public func requestReadEdges(
         _ request: OpaquePointer, _ edges: UnsafeMutablePointer<th_gpio_edge>, _ capacity: Int
     ) -> Int {

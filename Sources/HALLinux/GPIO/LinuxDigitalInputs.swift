@@ -22,31 +22,32 @@ public enum GPIOLineSelector: Sendable, Equatable {
     case offset(UInt32)
 }
 
-/// Buttons (or any inputs) on Linux GPIO lines through libgpiod 1.6 or 2.x.
+/// Buttons (or any inputs) on Linux GPIO lines through the kernel's GPIO character device,
+/// uAPI v2 (Linux 5.10 and later; no libgpiod).
 ///
 /// The lines are requested once, as inputs with edge detection on both edges and the given
-/// bias, under a consumer name that `gpioinfo` shows. The kernel stamps each edge on
-/// CLOCK_MONOTONIC (uAPI v2, and v1 since Linux 5.7), so `Edge.time` is comparable with
-/// `DeviceClock.now()`. The event loop polls `pollDescriptors` for POLLIN and then drains with
-/// `readEdges(into:)`, which never blocks and allocates nothing. Releasing happens in `close()`
-/// or on deinit.
+/// bias, under a consumer name that `gpioinfo` shows: one GPIO_V2_GET_LINE_IOCTL, one
+/// descriptor for all lines. The chip is closed right after, which leaves the request alone
+/// (gpio-v2-get-line-ioctl.rst). The kernel stamps each edge on CLOCK_MONOTONIC, so `Edge.time`
+/// is comparable with `DeviceClock.now()`. The event loop polls `pollDescriptor` for POLLIN and
+/// then drains with `readEdges(into:)`, which never blocks and allocates nothing. Releasing
+/// happens in `close()` or on deinit.
 public final class LinuxDigitalInputs<Driver: GPIODriver>: DigitalInputs {
-    /// Edges moved per shim call; more than one v1 FIFO (16), so one call usually drains a line.
-    static var batch: Int { 64 }
+    /// Edges moved per shim call: the shim reads at most this many records per read(2).
+    static var batch: Int { Int(TH_GPIO_READ_BATCH) }
 
-    /// The descriptors to poll for POLLIN: one per line with libgpiod 1.6, one in all with 2.x.
-    /// Owned by the request: never close them. Empty after `close()`.
-    public private(set) var pollDescriptors: [FileDescriptor]
+    /// The request's descriptor, to poll for POLLIN. Owned by the request: never close it.
+    /// nil after `close()`.
+    public private(set) var pollDescriptor: FileDescriptor?
     /// How many lines were requested; `Edge.line` and the bits of `levels()` index them.
     public let lineCount: Int
-    /// True when the kernel debounces the lines (libgpiod 2.x, asked for with `debounce`): its
-    /// edges then arrive already debounced, stamped when the line had been stable for the
-    /// period, and software must not debounce them again (Core's `ButtonTiming.debounce` = 0).
-    /// False with libgpiod 1.6, which has no debounce setting: debounce in software there.
+    /// True when the kernel debounces the lines (asked for with `debounce`, and read back from
+    /// the lines' info): its edges then arrive already debounced, stamped when the line had been
+    /// stable for the period, and software must not debounce them again (Core's
+    /// `ButtonTiming.debounce` = 0). False without a period: debounce in software then.
     public let kernelDebounce: Bool
 
     let driver: Driver
-    private var chip: OpaquePointer?
     private var request: OpaquePointer?
     private let scratch: UnsafeMutableBufferPointer<th_gpio_edge>
 
@@ -55,14 +56,15 @@ public final class LinuxDigitalInputs<Driver: GPIODriver>: DigitalInputs {
     /// - Parameters:
     ///   - chip: where the lines are; nil to find the chip by the first line's name, which must
     ///     then be a `.name`; every other line must be on the same chip.
-    ///   - bias: the pull resistor (ignored by chips without one; kernels before 5.5 refuse it).
-    ///   - debounce: a period for the kernel to debounce every line by (libgpiod 2.x; whole
-    ///     microseconds, up to `UInt32.max`); zero for none. See `kernelDebounce` for whether
-    ///     it was applied.
+    ///   - bias: the pull resistor (ignored by chips without one).
+    ///   - debounce: a period for the kernel to debounce every line by (a
+    ///     GPIO_V2_LINE_ATTR_ID_DEBOUNCE attribute; whole microseconds, up to `UInt32.max`); zero
+    ///     for none. See `kernelDebounce` for whether it was applied.
     ///   - consumer: the label other tools show for the lines (the kernel keeps 31 bytes).
     ///   - deviceDirectory: where to look for gpiochip devices by label or line name.
-    /// - Throws: `.noChip`, `.noLine` (unknown name, offset past the chip's end), `.busy`,
-    ///   `.permissionDenied`, `.unsupported` (bias or edge detection), `.other`.
+    /// - Throws: `.noChip`, `.noLine` (unknown name, offset past the chip's end), `.busy` (in
+    ///   use, or a line given twice), `.permissionDenied`, `.unsupported` (edge detection on this
+    ///   line, or a kernel before 5.10), `.other`.
     public init(
         chip selector: GPIOChipSelector?, lines: [GPIOLineSelector], bias: Bias, debounce: Duration = .zero,
         consumer: String = "thunderstorm", deviceDirectory: String = "/dev", driver: Driver
@@ -71,7 +73,7 @@ public final class LinuxDigitalInputs<Driver: GPIODriver>: DigitalInputs {
             throw GPIOError(.unsupported, errno: .invalidArgument)
         }
         // The kernel keeps the period as u32 microseconds.
-        let debounceMicroseconds = CUnsignedLong(clamping: min(max(debounce.nanoseconds / 1000, 0), Int64(UInt32.max)))
+        let debounceMicroseconds = UInt32(clamping: max(debounce.nanoseconds / 1000, 0))
         var firstOffset: CUnsignedInt?
         let chip: OpaquePointer
         switch selector {
@@ -108,7 +110,7 @@ public final class LinuxDigitalInputs<Driver: GPIODriver>: DigitalInputs {
                     offsets.append(offset)
                 }
             }
-            request = try gpioCall(.request, bias: bias) {
+            request = try gpioCall(.request) {
                 offsets.withUnsafeBufferPointer { o in
                     consumer.withCString {
                         driver.requestInputs(chip, o.baseAddress!, o.count, bias.shimValue, debounceMicroseconds, $0)
@@ -119,14 +121,12 @@ public final class LinuxDigitalInputs<Driver: GPIODriver>: DigitalInputs {
             driver.chipClose(chip)
             throw error
         }
+        driver.chipClose(chip)
         self.driver = driver
-        self.chip = chip
         self.request = request
         self.lineCount = lines.count
         self.kernelDebounce = debounceMicroseconds > 0 && driver.requestDebounce(request) > 0
-        self.pollDescriptors = (0..<driver.requestDescriptorCount(request)).map {
-            FileDescriptor(rawValue: driver.requestDescriptor(request, $0))
-        }
+        self.pollDescriptor = FileDescriptor(rawValue: driver.requestDescriptor(request))
         self.scratch = .allocate(capacity: Self.batch)
     }
 
@@ -135,14 +135,12 @@ public final class LinuxDigitalInputs<Driver: GPIODriver>: DigitalInputs {
         scratch.deallocate()
     }
 
-    /// Releases the lines and closes the chip (the lines of a libgpiod 1.6 chip die with it).
-    /// Idempotent; after it, reading is a programming error.
+    /// Releases the lines (closes the request's descriptor). Idempotent; after it, reading is a
+    /// programming error.
     public func close() {
         if let request { driver.requestRelease(request) }
-        if let chip { driver.chipClose(chip) }
         request = nil
-        chip = nil
-        pollDescriptors = []
+        pollDescriptor = nil
     }
 
     public func readEdges(into buffer: UnsafeMutableBufferPointer<Edge>) throws(GPIOError) -> Int {
@@ -186,15 +184,15 @@ public final class LinuxDigitalInputs<Driver: GPIODriver>: DigitalInputs {
     }
 }
 
-extension LinuxDigitalInputs where Driver == LibgpiodDriver {
-    /// Requests the lines through the real libgpiod.
+extension LinuxDigitalInputs where Driver == KernelGPIODriver {
+    /// Requests the lines through the kernel's GPIO character device.
     public convenience init(
         chip: GPIOChipSelector?, lines: [GPIOLineSelector], bias: Bias, debounce: Duration = .zero,
         consumer: String = "thunderstorm", deviceDirectory: String = "/dev"
     ) throws(GPIOError) {
         try self.init(
             chip: chip, lines: lines, bias: bias, debounce: debounce, consumer: consumer,
-            deviceDirectory: deviceDirectory, driver: LibgpiodDriver())
+            deviceDirectory: deviceDirectory, driver: KernelGPIODriver())
     }
 }
 #endif
