@@ -45,7 +45,9 @@ def board_file(i2c_bus, label="pinctrl-bcm2711", display="ssd1306", address="0x3
 class Device:
     def __init__(self, vm, binary):
         self.vm = vm
-        self.binary = binary  # the same release binary, run on the host to read logs back
+        # The same release binary reads the bus log back on the host (`thunderstorm glass`);
+        # VBOARD_HOST_TOOL names another build for that when the one in the VM is older.
+        self.binary = os.environ.get("VBOARD_HOST_TOOL") or binary
 
     # --- parts ------------------------------------------------------------------------------
     def buttons(self, label="pinctrl-bcm2711"):
