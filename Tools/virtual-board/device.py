@@ -53,7 +53,7 @@ class Device:
     def buttons(self, label="pinctrl-bcm2711"):
         return json.loads(self.vm.sh("python3 %s/guest/buttons.py setup --label %s" % (OPT, label)))
 
-    def i2c(self, devices="ssd1306@3c,bme280@76"):
+    def i2c(self, devices="ssd1306@3c,ssd1306@3d,bme280@76"):
         """Starts the emulated i2c-tiny-usb adapter as a transient unit; returns /dev/i2c-N."""
         self.vm.sh("rm -f /run/vboard-i2c.ready; modprobe vhci-hcd; modprobe i2c-dev; "
                    "systemd-run --unit vboard-i2c --collect python3 %s/guest/i2c_tiny_usb.py "
@@ -98,6 +98,9 @@ class Device:
 
     def journal(self, since_cursor=None):
         return self.vm.sh("journalctl -u thunderstorm -o short-monotonic --no-pager 2>&1", check=False)
+
+    def journal_count(self):
+        return len(self.journal().splitlines())
 
     def wait_journal(self, pattern, timeout=60, after=0):
         """Waits for a line of the daemon's journal matching `pattern` among the lines after the
