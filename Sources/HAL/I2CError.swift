@@ -14,8 +14,13 @@ public struct I2CError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public enum Kind: Sendable, Equatable {
-        /// A bus error: misplaced START/STOP, a stuck line, an adapter that went away.
+        /// A bus error: misplaced START/STOP, a stuck line.
         case bus
+        /// The adapter itself is not there: unplugged (a USB adapter), reset (a HAT's bridge),
+        /// its driver unbound, or never there (no such bus). Nothing on the bus is at fault, and
+        /// nothing sent now reaches it: the bus must be opened again once the adapter is back,
+        /// and every device on it starts from power-on.
+        case adapterGone
         case noAcknowledge(NoAcknowledgeSource)
         /// Another controller won arbitration; the transaction may be retried.
         case arbitrationLoss
@@ -38,7 +43,7 @@ public struct I2CError: Error, Equatable, Sendable, CustomStringConvertible {
     /// browned out or busy), as opposed to a configuration mistake.
     public var isTransient: Bool {
         switch kind {
-        case .noAcknowledge, .arbitrationLoss, .timeout, .bus: true
+        case .noAcknowledge, .arbitrationLoss, .timeout, .bus, .adapterGone: true
         case .other: false
         }
     }
@@ -47,6 +52,7 @@ public struct I2CError: Error, Equatable, Sendable, CustomStringConvertible {
         let what: String
         switch kind {
         case .bus: what = "bus error"
+        case .adapterGone: what = "adapter gone (unplugged or reset)"
         case .noAcknowledge(.address): what = "no acknowledge of the address (nothing answers there)"
         case .noAcknowledge(.data): what = "no acknowledge of a data byte"
         case .noAcknowledge(.unknown): what = "no acknowledge (device absent or refused a byte)"

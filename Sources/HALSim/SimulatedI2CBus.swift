@@ -17,6 +17,10 @@ import HAL
 /// `reportsNoAcknowledgeSource = false` reports every NACK as `.noAcknowledge(.unknown)`, as
 /// the Raspberry Pi's i2c-bcm2835 adapter does (EREMOTEIO for both).
 ///
+/// The adapter itself can be unplugged (`unplugAdapter`): every transaction then fails with
+/// `.adapterGone` before reaching any device, as i2c-dev fails a descriptor left open on an
+/// unplugged USB adapter, until `plugAdapterIn` brings it back with its devices reset.
+///
 /// Errors carry no errno: there is no kernel here, and drivers act on the kind alone.
 public final class SimulatedI2CBus: I2CBus {
     private struct Slot {
@@ -40,7 +44,25 @@ public final class SimulatedI2CBus: I2CBus {
     public private(set) var transactionCount = 0
     public private(set) var failedTransactionCount = 0
 
+    /// Whether the adapter is there (plugged in); see `unplugAdapter`.
+    public private(set) var isAdapterPresent = true
+
     public init(clock: VirtualClock? = nil) { self.clock = clock }
+
+    /// The adapter goes away (a USB adapter unplugged, a HAT's bridge reset): nothing reaches
+    /// any device until `plugAdapterIn`.
+    public func unplugAdapter() {
+        isAdapterPresent = false
+        if isLogging { log.appendComment("adapter unplugged") }
+    }
+
+    /// The adapter is back. Its devices were powered through it, so they come back in their
+    /// power-on state unless `resetting` is false (a bridge reset that kept them powered).
+    public func plugAdapterIn(resetting: Bool = true) {
+        isAdapterPresent = true
+        if resetting { for slot in slots.values { slot.device.powerOnReset() } }
+        if isLogging { log.appendComment(resetting ? "adapter plugged in (devices at power-on)" : "adapter plugged in") }
+    }
 
     /// Puts `device` at `address` (replacing any other), present.
     public func attach(_ device: any I2CDeviceModel, at address: UInt8) {
@@ -106,6 +128,7 @@ public final class SimulatedI2CBus: I2CBus {
         do throws(I2CError) {
             guard address <= 0x7F else { throw I2CError(.other) }
             guard !(write.isEmpty && read.isEmpty) else { throw I2CError(.other) }
+            guard isAdapterPresent else { throw I2CError(.adapterGone) }
             if let kind = takeFault(at: address) { throw I2CError(kind) }
             guard let slot = slots[address], slot.present else { throw I2CError(.noAcknowledge(.address)) }
             if !write.isEmpty { try slot.device.write(write) }

@@ -42,6 +42,8 @@ import Testing
         #expect(calls.names("write").isEmpty)
     }
 
+    /// The errno table alone: fault-codes.rst's kinds, and the adapter's own absence
+    /// (EOPNOTSUPP from i2c-dev's functionality check, ENODEV and ESHUTDOWN from USB core).
     @Test(arguments: [
         (ENXIO, I2CError.Kind.noAcknowledge(.address)),
         (EREMOTEIO, .noAcknowledge(.unknown)),
@@ -49,8 +51,27 @@ import Testing
         (ETIMEDOUT, .timeout),
         (EIO, .bus),
         (EBUSY, .bus),
-        (ENODEV, .bus),
-        (ESHUTDOWN, .bus),
+        (ENODEV, .adapterGone),
+        (ESHUTDOWN, .adapterGone),
+        (EOPNOTSUPP, .adapterGone),
+        (EPROTO, .other),
+        (EINVAL, .other),
+    ])
+    func errnoTable(errno: Int32, kind: I2CError.Kind) {
+        #expect(I2CError(transferErrno: Errno(rawValue: errno)) == I2CError(kind, errno: Errno(rawValue: errno)))
+    }
+
+    /// On an adapter that is there (`I2C_FUNCS` answers what it can do): EOPNOTSUPP is the
+    /// adapter refusing this transfer (SMBus-only, a quirk), not its absence.
+    @Test(arguments: [
+        (ENXIO, I2CError.Kind.noAcknowledge(.address)),
+        (EREMOTEIO, .noAcknowledge(.unknown)),
+        (EAGAIN, .arbitrationLoss),
+        (ETIMEDOUT, .timeout),
+        (EIO, .bus),
+        (EBUSY, .bus),
+        (ENODEV, .adapterGone),
+        (ESHUTDOWN, .adapterGone),
         (EPROTO, .other),
         (EINVAL, .other),
         (EOPNOTSUPP, .other),
@@ -58,11 +79,57 @@ import Testing
     func transferErrnoMapsToKind(errno: Int32, kind: I2CError.Kind) throws {
         for reads in [false, true] {
             let calls = ScriptedSystemCalls()
+            calls.ioctlBehaviour = Self.adapterAnswers(functions: UInt(I2C_FUNC_I2C))
             var bus = try LinuxI2CBus(path: "/dev/i2c-1", usesSMBusForRegisters: false, calls: calls)
             calls.fail(reads ? "ioctl" : "write", with: errno)
             #expect(throws: I2CError(kind, errno: Errno(rawValue: errno))) {
                 if reads { _ = try bus.readRegister(address: 0x76, 0xD0) } else { try bus.write(address: 0x3C, [0, 0xAF]) }
             }
+        }
+    }
+
+    /// What an unplugged i2c-tiny-usb does to a descriptor still open on it (kernel 7.3):
+    /// EOPNOTSUPP, and `I2C_FUNCS` answers 0 (`usb_func` cannot ask the device).
+    @Test func unpluggedAdapterIsGone() throws {
+        for reads in [false, true] {
+            let calls = ScriptedSystemCalls()
+            calls.ioctlBehaviour = Self.adapterAnswers(functions: 0)
+            var bus = try LinuxI2CBus(path: "/dev/i2c-1", usesSMBusForRegisters: false, calls: calls)
+            calls.fail(reads ? "ioctl" : "write", with: EOPNOTSUPP)
+            #expect(throws: I2CError(.adapterGone, errno: Errno(rawValue: EOPNOTSUPP))) {
+                if reads { _ = try bus.readRegister(address: 0x76, 0xD0) } else { try bus.write(address: 0x3C, [0, 0xAF]) }
+            }
+            guard case .ioctl(7, let request, _)? = calls.names("ioctl").last else {
+                Issue.record("I2C_FUNCS was not asked")
+                continue
+            }
+            #expect(request == TH_I2C_FUNCS)
+        }
+    }
+
+    /// EIO where the adapter cannot say what it can do (an SMBus call emulated over an unplugged
+    /// USB adapter; `I2C_FUNCS` refused with ENODEV by a kernel that marks the descriptor dead).
+    @Test func busErrorOnAnAdapterThatCannotAnswerIsGone() throws {
+        let calls = ScriptedSystemCalls()
+        var bus = try LinuxI2CBus(path: "/dev/i2c-1", usesSMBusForRegisters: false, calls: calls)
+        calls.fail("ioctl", with: EIO, ENODEV)  // I2C_RDWR, then I2C_FUNCS
+        #expect(throws: I2CError(.adapterGone, errno: .ioError)) { _ = try bus.readRegister(address: 0x76, 0xD0) }
+    }
+
+    @Test func closeGivesTheDescriptorBackOnce() throws {
+        let calls = ScriptedSystemCalls()
+        let bus = try LinuxI2CBus(path: "/dev/i2c-1", usesSMBusForRegisters: false, calls: calls)
+        bus.close()
+        bus.close()
+        #expect(calls.names("close") == [.close(7)])
+        var closed = bus
+        #expect(throws: I2CError(.adapterGone)) { try closed.write(address: 0x3C, [0]) }
+        #expect(calls.names("write").isEmpty)
+    }
+
+    static func adapterAnswers(functions: UInt) -> (UInt, UnsafeMutableRawPointer?) -> Void {
+        { request, argument in
+            if request == TH_I2C_FUNCS { argument?.storeBytes(of: functions, as: UInt.self) }
         }
     }
 
@@ -102,10 +169,16 @@ import Testing
         #expect(calls.names("ioctl").count == 2)
     }
 
-    @Test func missingBusIsOtherWithErrno() {
+    /// No node (or a node with no adapter behind it) is the adapter not being there; a node
+    /// this user may not open is a configuration problem.
+    @Test(arguments: [
+        (ENOENT, I2CError.Kind.adapterGone), (ENODEV, .adapterGone), (ENXIO, .adapterGone),
+        (EACCES, .other), (EPERM, .other),
+    ])
+    func openErrnoMapsToKind(errno: Int32, kind: I2CError.Kind) {
         let calls = ScriptedSystemCalls()
-        calls.fail("open", with: ENOENT)
-        #expect(throws: I2CError(.other, errno: .noSuchFileOrDirectory)) {
+        calls.fail("open", with: errno)
+        #expect(throws: I2CError(kind, errno: Errno(rawValue: errno))) {
             _ = try LinuxI2CBus(path: "/dev/i2c-9", calls: calls)
         }
     }

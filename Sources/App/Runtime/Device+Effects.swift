@@ -93,10 +93,12 @@ extension Device {
             }
         } catch {
             sensorDue = nil
-            if state.indoor != .failed(Self.shortSensorProblem(error)) {
-                dependencies.log(moment.now, .problem("sensor: \(error)"))
+            if case .bus(let failure, _) = error, failure.kind == .adapterGone, sharesAdapter { adapterGoneUnderDisplay() }
+            let problem = Self.shortSensorProblem(error, bus: state.options.sensorBus)
+            if state.indoor != .failed(problem) {
+                dependencies.log(moment.now, .problem("sensor: \(error.description(bus: state.options.sensorBus))"))
             }
-            send(.indoor(.failed(Self.shortSensorProblem(error))))
+            send(.indoor(.failed(problem)))
         }
     }
 
@@ -105,8 +107,9 @@ extension Device {
     }
 
     /// The few words of the status screen; the log has the whole line.
-    static func shortSensorProblem(_ error: BME280Error) -> String {
+    static func shortSensorProblem(_ error: BME280Error, bus: String?) -> String {
         switch error {
+        case .bus(let failure, _) where failure.kind == .adapterGone: adapterProblem(bus: bus)
         case .noDevice: "no answer"
         case .wrongChip: "wrong chip"
         case .invalidCalibration: "bad calibration"

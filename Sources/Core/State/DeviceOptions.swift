@@ -19,6 +19,9 @@ public struct DeviceOptions: Sendable, Equatable {
     /// Each button's short and long press, in board-file order (A, B, C, D).
     public var buttons: [Buttons]
     public var hasSensor: Bool
+    /// The display's and the sensor's bus (`/dev/i2c-1`), named when the adapter is gone.
+    public var displayBus: String?
+    public var sensorBus: String?
     /// The board's time zone (`timeZone`), used until a weather answer names the place's zone.
     public var boardZone: String?
     /// Automatic screen rotation; nil keeps the screen a person chose.
@@ -56,5 +59,7 @@ extension DeviceOptions {
             buttons: board.buttons.map { Buttons(press: $0.press, longPress: $0.longPress) },
             hasSensor: board.sensor != nil, boardZone: board.timeZone, rotateEvery: board.screens.rotateEvery,
             orbit: board.screens.orbit && board.display.kind.isOLED)
+        displayBus = board.display.bus.path
+        sensorBus = board.sensor?.bus.path
     }
 }

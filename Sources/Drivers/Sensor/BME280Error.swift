@@ -43,6 +43,10 @@ public enum BME280Error: Error, Sendable, Equatable, CustomStringConvertible {
         case .notMeasured(let quantity, _):
             let raw = quantity == .humidity ? "0x8000" : "0x80000"
             return "the BME280 \(at) returned no \(quantity) measurement (raw \(raw): skipped or reset): retry; if it persists, power-cycle the sensor"
+        case .bus(let error, _) where error.kind == .adapterGone:
+            // The adapter, not the sensor: it is opened again, and the part reset, once it is back.
+            let why = error.errno.map { " (\($0))" } ?? ""
+            return "the I²C adapter\(bus.map { " " + $0 } ?? "") is gone\(why), BME280 at \(Self.hex(address)) not read: plug the adapter in; it is opened again when it appears"
         case .bus(let error, _) where error.kind == .other:
             // An adapter refusing the request (ENOTTY, EOPNOTSUPP…): not the wiring.
             return "I²C error with the BME280 \(at): \(error): check that the bus is an I²C adapter (ls /dev/i2c-*)"

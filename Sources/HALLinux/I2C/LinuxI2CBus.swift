@@ -10,6 +10,13 @@ import SystemPackage
 /// not 32 SMBus blocks. A transaction that reads is one `I2C_RDWR` with a write message and a
 /// read message joined by a repeated START, which register reads need. `I2C_SLAVE` never touches
 /// the bus: a missing device shows on the first transfer, as ENXIO or (bcm2835) EREMOTEIO.
+///
+/// An adapter that goes away (a USB adapter unplugged, a HAT's bridge reset) fails every call on
+/// this descriptor with `.adapterGone` (`I2CError(transferErrno:)`), and the kernel cannot
+/// finish removing it while the descriptor is open: `i2cdev_open` took a reference
+/// (`i2c_get_adapter`), and `i2c_del_adapter` (i2c-core-base.c) waits for the last one before it
+/// frees the bus number. So whoever sees `.adapterGone` closes this bus at once (`close()`) and
+/// opens the path again later (`ReopeningI2CBus`).
 public final class LinuxI2CBus<Calls: SystemCalls>: I2CBus {
     /// i2c-dev clamps a `write(2)` to 8,192 bytes without saying so; we refuse larger payloads.
     public static var maximumMessageLength: Int { 8192 }
@@ -23,7 +30,8 @@ public final class LinuxI2CBus<Calls: SystemCalls>: I2CBus {
         #endif
     }
 
-    public let fileDescriptor: CInt
+    /// The descriptor, or -1 once `close()` gave it back.
+    public private(set) var fileDescriptor: CInt
     let calls: Calls
     /// Register reads of up to 32 bytes use libi2c's SMBus block read (see `readRegisters`).
     public let usesSMBusForRegisters: Bool
@@ -36,16 +44,29 @@ public final class LinuxI2CBus<Calls: SystemCalls>: I2CBus {
         self.usesSMBusForRegisters = usesSMBusForRegisters && Self.smbusAvailable
         switch withCString(path, { p in systemCall { calls.open(p, O_RDWR | O_CLOEXEC, 0) } }) {
         case .success(let fd): fileDescriptor = fd
-        case .failure(let e): throw I2CError(.other, errno: e)
+        case .failure(let e): throw I2CError(openErrno: e)
         }
     }
 
-    deinit { _ = calls.close(fileDescriptor) }
+    deinit { close() }
+
+    public var isOpen: Bool { fileDescriptor >= 0 }
+
+    /// Gives the descriptor back now (so the kernel can finish removing a gone adapter);
+    /// every later transfer fails with `.adapterGone`. Closing twice does nothing.
+    public func close() {
+        guard fileDescriptor >= 0 else { return }
+        // close(2) releases the descriptor even when it reports an error (EINTR, EIO): never retried.
+        _ = calls.close(fileDescriptor)
+        fileDescriptor = -1
+        selectedAddress = nil
+    }
 
     public func transfer(
         address: UInt8, write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer
     ) throws(I2CError) {
         precondition(address <= 0x7F, "I²C addresses are 7-bit")
+        guard isOpen else { throw I2CError(.adapterGone) }
         guard write.count <= Self.maximumMessageLength, read.count <= Self.maximumMessageLength else {
             throw I2CError(.other, errno: .messageTooLong)
         }
@@ -54,7 +75,7 @@ public final class LinuxI2CBus<Calls: SystemCalls>: I2CBus {
             switch systemCall({ calls.write(fileDescriptor, write.baseAddress, write.count) }) {
             case .success(let n) where n == write.count: return
             case .success: throw I2CError(.noAcknowledge(.data))  // the target stopped acknowledging
-            case .failure(let e): throw I2CError(transferErrno: e)
+            case .failure(let e): throw examined(I2CError(transferErrno: e))
             }
         }
         try readWrite(address: address, write: write, read: read)
@@ -87,7 +108,27 @@ public final class LinuxI2CBus<Calls: SystemCalls>: I2CBus {
                 return systemCall { calls.ioctl(fileDescriptor, TH_I2C_RDWR, &request) }
             }
         }
-        if case .failure(let e) = result { throw I2CError(transferErrno: e) }
+        if case .failure(let e) = result { throw examined(I2CError(transferErrno: e)) }
+    }
+
+    /// A failure that may be the adapter's own absence, checked with `I2C_FUNCS` (one ioctl, on
+    /// failures only): an adapter that is there answers with what it can do, never nothing.
+    /// - EOPNOTSUPP: gone (i2c-tiny-usb answers 0 once unplugged), unless the adapter answers:
+    ///   then it is there and refuses this transfer (an SMBus-only adapter; a quirk such as a
+    ///   length limit), a configuration problem (`.other`).
+    /// - EIO: a bus error, unless the adapter cannot answer: an SMBus call emulated over an
+    ///   unplugged i2c-tiny-usb fails so (`usb_xfer`'s "failure writing data"), and so does the
+    ///   sensor's register read on a board whose display is elsewhere.
+    func examined(_ error: I2CError) -> I2CError {
+        let unsupported = error.errno == Errno(rawValue: EOPNOTSUPP)
+        guard unsupported || error.errno == .ioError else { return error }
+        var functions: UInt = 0  // unsigned long, include/uapi/linux/i2c-dev.h
+        let answered = withUnsafeMutablePointer(to: &functions) { pointer in
+            systemCall { calls.ioctl(fileDescriptor, TH_I2C_FUNCS, UnsafeMutableRawPointer(pointer)) }
+        }
+        let there = if case .success = answered { functions != 0 } else { false }
+        if !there { return I2CError(.adapterGone, errno: error.errno) }
+        return unsupported ? I2CError(.other, errno: error.errno) : error
     }
 
     func select(_ address: UInt8) throws(I2CError) {
@@ -95,8 +136,9 @@ public final class LinuxI2CBus<Calls: SystemCalls>: I2CBus {
         let result = systemCall { calls.ioctl(fileDescriptor, TH_I2C_SLAVE, UnsafeMutableRawPointer(bitPattern: UInt(address))) }
         switch result {
         case .success: selectedAddress = address
-        // EBUSY here means a kernel driver has bound the address (e.g. an ssd1307fb overlay).
-        case .failure(let e): throw I2CError(.other, errno: e)
+        // EBUSY here means a kernel driver has bound the address (e.g. an ssd1307fb overlay);
+        // ENODEV, that the adapter behind the descriptor was deleted.
+        case .failure(let e): throw I2CError(e == .operationNotSupportedByDevice ? .adapterGone : .other, errno: e)
         }
     }
 }
@@ -122,8 +164,13 @@ extension LinuxI2CBus {
             }
             return
         }
+        guard isOpen else { throw I2CError(.adapterGone) }
         try select(address)
-        try SMBus(descriptor: FileDescriptor(rawValue: fileDescriptor)).readBlock(register: register, into: buffer)
+        do {
+            try SMBus(descriptor: FileDescriptor(rawValue: fileDescriptor)).readBlock(register: register, into: buffer)
+        } catch {
+            throw examined(error)
+        }
     }
 }
 #endif

@@ -46,8 +46,10 @@ enum DeviceRig {
 
     /// What the glass must show for the device's state: its screen model drawn by the screens
     /// and moved by the orbit, independently of the runtime's buffers.
-    static func expectedGlass(_ board: SimulatedBoard) -> PanelImage {
-        let state = board.device.state
+    static func expectedGlass(_ board: SimulatedBoard) -> PanelImage { expectedGlass(board.device.state) }
+
+    /// The same for any device's state on the reference 128×64 OLED.
+    static func expectedGlass(_ state: AppState) -> PanelImage {
         let size = state.options.orbit ? Orbit.canvas(for: state.screen, width: 128, height: 64) : (width: 128, height: 64)
         var canvas = Framebuffer(width: size.width, height: size.height)
         OLEDScreens.render(state.model, state.screen, into: &canvas)
