@@ -8,7 +8,7 @@ struct Thunderstorm: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thunderstorm",
         abstract: "A GPS weather display for Linux single-board computers.",
-        subcommands: [RunCommand.self, SimulateCommand.self, HALCommand.self, BoardCommand.self, GPSCommand.self, StoreCommand.self, SnapshotCommand.self, SensorCommand.self, WeatherCommand.self, WhereCommand.self]
+        subcommands: [RunCommand.self, SimulateCommand.self, HALCommand.self, BoardCommand.self, GPSCommand.self, StoreCommand.self, SnapshotCommand.self, GlassCommand.self, SensorCommand.self, WeatherCommand.self, WhereCommand.self]
     )
 }
 
