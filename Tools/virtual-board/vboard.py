@@ -279,6 +279,29 @@ class GPSFeeder:
             nmea("GPGLL,5231.27000,N,01324.64000,E,%s,A,A" % hms),
         ]
 
+    @staticmethod
+    def ublox_m8_berlin(epoch_utc):
+        """Every sentence a u-blox M8 sends per epoch by default (GNSS talker GN, GPS and
+        GLONASS satellites in view) with a 3D fix near Berlin, for 10 Hz output."""
+        t = time.gmtime(epoch_utc)
+        cs = int(round((epoch_utc % 1) * 100)) % 100
+        hms = "%02d%02d%02d.%02d" % (t.tm_hour, t.tm_min, t.tm_sec, cs)
+        dmy = "%02d%02d%02d" % (t.tm_mday, t.tm_mon, t.tm_year % 100)
+        return [
+            nmea("GNRMC,%s,A,5231.27012,N,01324.64023,E,0.011,,%s,,,A" % (hms, dmy)),
+            nmea("GNVTG,,T,,M,0.011,N,0.020,K,A"),
+            nmea("GNGGA,%s,5231.27012,N,01324.64023,E,1,12,0.78,34.2,M,44.6,M,," % hms),
+            nmea("GNGSA,A,3,05,13,15,18,20,24,29,30,,,,,1.32,0.78,1.06"),
+            nmea("GNGSA,A,3,65,66,72,81,,,,,,,,,1.32,0.78,1.06"),
+            nmea("GPGSV,3,1,11,05,37,066,34,13,39,109,41,15,57,155,44,18,27,273,32"),
+            nmea("GPGSV,3,2,11,20,63,224,45,24,22,307,29,29,47,292,38,30,11,055,22"),
+            nmea("GPGSV,3,3,11,40,14,126,,49,30,185,,50,30,183,"),
+            nmea("GLGSV,2,1,06,65,44,071,33,66,72,306,36,72,21,031,27,81,49,214,38"),
+            nmea("GLGSV,2,2,06,82,13,281,,88,17,151,"),
+            nmea("GNGLL,5231.27012,N,01324.64023,E,%s,A,A" % hms),
+            nmea("GNZDA,%s,%02d,%02d,%04d,00,00" % (hms, t.tm_mday, t.tm_mon, t.tm_year)),
+        ]
+
     def start(self):
         self.running = True
         self.thread = threading.Thread(target=self._run, daemon=True)
