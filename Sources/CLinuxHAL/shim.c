@@ -33,6 +33,7 @@ const unsigned long TH_I2C_RDWR = I2C_RDWR;
 const unsigned long TH_I2C_FUNCS = I2C_FUNCS;
 const unsigned long TH_TIOCEXCL = TIOCEXCL;
 const unsigned long TH_TIOCNXCL = TIOCNXCL;
+const unsigned long TH_TIOCGICOUNT = TIOCGICOUNT;
 const unsigned long TH_GPIO_GET_CHIPINFO = GPIO_GET_CHIPINFO_IOCTL;
 const unsigned long TH_GPIO_V2_GET_LINEINFO = GPIO_V2_GET_LINEINFO_IOCTL;
 const uint16_t TH_I2C_M_RD = I2C_M_RD;

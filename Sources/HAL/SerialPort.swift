@@ -11,6 +11,37 @@ public protocol SerialPort {
     /// Never blocks and never allocates. Throws `.disconnected` once the device hung up or was
     /// unplugged; the port is then dead and must be reopened.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(SerialError) -> Int
+
+    /// What the driver counted of the bytes it lost before any read could see them, since the
+    /// device appeared (not since this open: the kernel keeps the counts per UART), or nil
+    /// when the driver keeps no such counts. One system call; meant to be asked rarely (the
+    /// location service asks once a minute). Defaults to nil.
+    mutating func lossCounters() -> SerialLossCounters?
+}
+
+extension SerialPort {
+    public mutating func lossCounters() -> SerialLossCounters? { nil }
+}
+
+/// A UART's own count of received characters it had to throw away: Linux's `TIOCGICOUNT`
+/// (`struct serial_icounter_struct`, include/uapi/linux/serial.h), which the 8250/16550 driver,
+/// the PL011 and USB-serial adapters fill in, and which USB ACM modems and pseudo-terminals do
+/// not have (ENOTTY).
+public struct SerialLossCounters: Sendable, Equatable {
+    /// `overrun`: characters that arrived while the UART's receive FIFO was full (the 16550's
+    /// LSR Overrun Error): the kernel itself served the interrupt too late.
+    public var overrun: Int
+    /// `buf_overrun`: characters the driver could not hand to the tty layer because its
+    /// buffers were full (serial_core's `uart_insert_char`): the reader did not keep up.
+    public var bufferOverrun: Int
+
+    public init(overrun: Int = 0, bufferOverrun: Int = 0) {
+        self.overrun = overrun
+        self.bufferOverrun = bufferOverrun
+    }
+
+    /// Both counts together: characters the line delivered that no read will ever see.
+    public var total: Int { overrun + bufferOverrun }
 }
 
 /// A serial-port failure with a kind shared by every backend.

@@ -76,6 +76,12 @@ public final class SimulatedSerialDevices: SerialDevices {
             }
             return count
         }
+
+        /// The receiver's wire keeps the counts, across opens, as a UART's driver does.
+        public func lossCounters() -> SerialLossCounters? {
+            guard receiver.isPluggedIn, receiver.generation == generation else { return nil }
+            return receiver.wire.lossCounters()
+        }
     }
 
     public static var byIDDirectory: FilePath { "/dev/serial/by-id" }

@@ -13,6 +13,15 @@ import HAL
 ///   throw `.disconnected` until `plugIn()`, which stands for the owner reopening the port.
 /// - `receiveBufferCapacity` (default unlimited) models a driver buffer that the reader does not
 ///   drain in time: bytes arriving when it is full are dropped and counted in `overrunBytes`.
+///   `kernelTTYBuffer` (4096) is N_TTY's read buffer (`N_TTY_BUF_SIZE`, drivers/tty/n_tty.c).
+///   The kernel is kinder: in raw mode a full N_TTY stops taking bytes and leaves them in the
+///   driver's flip buffers, which drop only past `TTYB_DEFAULT_MEM_LIMIT` (640 KiB today,
+///   drivers/tty/tty_buffer.c) and count that in `buf_overrun`. Dropping at 4 KiB is the
+///   strict bound: a reader that loses nothing here neither loses nor lags on a real tty.
+///   `lossCounters()` reports the drops as `buf_overrun` (nil with `keepsLossCounters` off,
+///   as a USB ACM modem or a pseudo-terminal answers TIOCGICOUNT with ENOTTY).
+/// - `nextArrival` says when the next byte becomes readable, so a virtual loop can wake where
+///   poll(2) would report POLLIN.
 /// - `noise` corrupts or drops arriving bytes from a seeded generator (a marginal cable, the
 ///   wrong baud rate), reproducibly.
 ///
@@ -57,6 +66,10 @@ public final class SimulatedSerialPort: SerialPort {
         didSet { random = SplitMix64(seed: noise?.seed ?? 1) }
     }
     public var receiveBufferCapacity: Int?
+    /// N_TTY's read buffer, in bytes: `receiveBufferCapacity` for a tty model.
+    public static let kernelTTYBuffer = 4096
+    /// Whether `lossCounters()` answers (a UART's driver) or not (USB ACM, a pty).
+    public var keepsLossCounters = true
     /// Bytes dropped because the receive buffer was full.
     public private(set) var overrunBytes = 0
     /// Bytes handed to readers so far.
@@ -116,6 +129,20 @@ public final class SimulatedSerialPort: SerialPort {
     public var available: Int {
         pump()
         return buffer.count - readIndex
+    }
+
+    /// When the next byte becomes readable: now when bytes are waiting, else the stop bit of
+    /// the next scheduled byte; nil when nothing more will arrive (or the device is gone).
+    public var nextArrival: Instant? {
+        if available > 0 { return clock?.now() ?? .zero }
+        guard !isUnplugged, let first = script.first else { return nil }
+        return first.start + first.byteTime * (first.delivered + 1)
+    }
+
+    /// `buf_overrun` = the bytes the full buffer dropped; `overrun` (a UART FIFO overrun) does
+    /// not happen in this model.
+    public func lossCounters() -> SerialLossCounters? {
+        keepsLossCounters ? SerialLossCounters(bufferOverrun: overrunBytes) : nil
     }
 
     /// Bytes scheduled but not yet arrived.

@@ -2,6 +2,7 @@ import CLinuxHAL
 import Glibc
 import HAL
 @testable import HALLinux
+import SystemPackage
 import Testing
 
 @Suite struct SerialSeamTests {
@@ -132,5 +133,76 @@ import Testing
             var buffer = [UInt8](repeating: 0, count: 8)
             _ = try buffer.withUnsafeMutableBytes { try port.read(into: $0) }
         }
+    }
+}
+
+/// Issue 24: the UART's lost-character counts through TIOCGICOUNT.
+@Suite struct SerialLossCounterSeamTests {
+    @Test func requestNumberIsTheKernels() {
+        // asm-generic/ioctls.h, the numbering of x86, arm and arm64.
+        #expect(TH_TIOCGICOUNT == 0x545D)
+        #expect(MemoryLayout<th_serial_icounter>.size == 80, "20 ints: cts … buf_overrun, reserved[9]")
+    }
+
+    @Test func countsMapOverrunAndBufferOverrun() throws {
+        let calls = ScriptedSystemCalls()
+        let port = try LinuxSerialPort(path: "/dev/ttyS1", baudRate: .b115200, calls: calls)
+        calls.ioctlBehaviour = { request, argument in
+            guard request == TH_TIOCGICOUNT, let argument else { return }
+            let counts = argument.assumingMemoryBound(to: th_serial_icounter.self)
+            counts.pointee.rx = 9_000_000
+            counts.pointee.frame = 5
+            counts.pointee.overrun = 3
+            counts.pointee.parity = 7
+            counts.pointee.buf_overrun = 812
+        }
+        #expect(port.lossCounters() == SerialLossCounters(overrun: 3, bufferOverrun: 812))
+        guard case .ioctl(7, TH_TIOCGICOUNT, let pointer)? = calls.calls.last else {
+            Issue.record("no TIOCGICOUNT: \(calls.calls)")
+            return
+        }
+        #expect(pointer != 0)
+    }
+
+    @Test(arguments: [ENOTTY, EINVAL])
+    func aDriverWithoutCountsIsAskedOnce(errno: Int32) throws {
+        let calls = ScriptedSystemCalls()
+        let port = try LinuxSerialPort(path: "/dev/ttyACM0", baudRate: .b9600, calls: calls)
+        let before = calls.names("ioctl").count
+        calls.fail("ioctl", with: errno)
+        #expect(port.lossCounters() == nil)
+        #expect(port.lossCounters() == nil)
+        #expect(calls.names("ioctl").count == before + 1, "not asked again after \(errno)")
+    }
+
+    @Test func otherErrorsAreNilForThisCallOnly() throws {
+        let calls = ScriptedSystemCalls()
+        let port = try LinuxSerialPort(path: "/dev/ttyS1", baudRate: .b9600, calls: calls)
+        let before = calls.names("ioctl").count
+        calls.fail("ioctl", with: EIO)
+        #expect(port.lossCounters() == nil)
+        #expect(port.lossCounters() == SerialLossCounters())
+        #expect(calls.names("ioctl").count == before + 2)
+    }
+
+    @Test func interruptedIsRetriedAndAClosedPortIsNotAsked() throws {
+        let calls = ScriptedSystemCalls()
+        let port = try LinuxSerialPort(path: "/dev/ttyS1", baudRate: .b9600, calls: calls)
+        let before = calls.names("ioctl").count
+        calls.fail("ioctl", with: EINTR, EINTR)
+        #expect(port.lossCounters() == SerialLossCounters())
+        #expect(calls.names("ioctl").count == before + 3)
+        port.close()
+        #expect(port.lossCounters() == nil)
+        #expect(calls.names("ioctl").count == before + 3)
+    }
+
+    @Test func aPseudoTerminalHasNoCounts() throws {
+        var name = [CChar](repeating: 0, count: 128)
+        let master = th_openpt(&name, name.count)
+        try #require(master >= 0)
+        defer { close(master) }
+        let port = try LinuxSerialPort(path: FilePath(String(cString: name)), baudRate: .b9600)
+        #expect(port.lossCounters() == nil, "the real kernel answers ENOTTY for a pty")
     }
 }

@@ -21,6 +21,13 @@ public enum BoardSerial: SerialDevices {
             }
         }
 
+        public mutating func lossCounters() -> SerialLossCounters? {
+            switch self {
+            case .kernel(let port): port.lossCounters()
+            case .simulated(let port): port.lossCounters()
+            }
+        }
+
         /// The tty's descriptor for `poll(2)` (its hang-up); -1 for a simulated receiver,
         /// whose bytes the loop's own wake-ups carry.
         public var pollDescriptor: CInt {

@@ -14,6 +14,7 @@
 #include <linux/i2c.h>
 #include <linux/i2c-dev.h>
 #include <linux/gpio.h>
+#include <linux/serial.h>
 
 // ioctl(2) is variadic; these are its two shapes.
 int th_ioctl_ptr(int fd, unsigned long request, void *arg);
@@ -35,6 +36,7 @@ extern const unsigned long TH_I2C_RDWR;
 extern const unsigned long TH_I2C_FUNCS;
 extern const unsigned long TH_TIOCEXCL;
 extern const unsigned long TH_TIOCNXCL;
+extern const unsigned long TH_TIOCGICOUNT;
 extern const unsigned long TH_GPIO_GET_CHIPINFO;
 extern const unsigned long TH_GPIO_V2_GET_LINEINFO;
 extern const uint16_t TH_I2C_M_RD;
@@ -62,6 +64,10 @@ typedef struct gpiochip_info th_gpiochip_info;
 typedef struct gpio_v2_line_info th_gpio_v2_line_info;
 typedef struct i2c_msg th_i2c_msg;
 typedef struct i2c_rdwr_ioctl_data th_i2c_rdwr;
+
+// TIOCGICOUNT's answer (include/uapi/linux/serial.h): the UART's interrupt counters, of which
+// `overrun` (receive FIFO full) and `buf_overrun` (tty buffers full) count lost characters.
+typedef struct serial_icounter_struct th_serial_icounter;
 
 // TIOCGSERIAL's `type`: PORT_UNKNOWN (0) for a ttyS* with no UART behind it; -1 with errno.
 int th_serial_port_type(int fd);

@@ -17,6 +17,9 @@ public final class LinuxSerialPort<Calls: SystemCalls>: SerialPort {
     public let baudRate: BaudRate
     private let calls: Calls
     private var isOpen = true
+    /// Cleared when the driver answers TIOCGICOUNT with ENOTTY or EINVAL: it keeps no counts
+    /// (USB ACM, a pseudo-terminal), and asking again would only cost a system call.
+    private var hasLossCounters = true
 
     /// Opens `path` at `baudRate`, raw 8N1, no flow control, input and output queues flushed.
     public init(path: FilePath, baudRate: BaudRate, calls: Calls) throws(SerialError) {
@@ -74,6 +77,25 @@ public final class LinuxSerialPort<Calls: SystemCalls>: SerialPort {
         case .success(let n): return n
         case .failure(.resourceTemporarilyUnavailable): return 0
         case .failure(let e): throw SerialError(readErrno: e)
+        }
+    }
+
+    /// The UART's lost-character counts (`TIOCGICOUNT`'s `overrun` and `buf_overrun`), or nil
+    /// when the driver keeps none. The tty core answers ENOTTY for a driver without
+    /// `get_icount` (drivers/tty/tty_io.c, `tty_get_icount`; EINVAL before a 2021 change, and
+    /// still from some drivers): then the port stops asking. Any other error (the device going away) is nil for this call only;
+    /// the next read reports the unplug.
+    public func lossCounters() -> SerialLossCounters? {
+        guard isOpen, hasLossCounters else { return nil }
+        var counts = th_serial_icounter()
+        switch systemCall({ calls.ioctl(fileDescriptor, TH_TIOCGICOUNT, &counts) }) {
+        case .success:
+            return SerialLossCounters(overrun: Int(counts.overrun), bufferOverrun: Int(counts.buf_overrun))
+        case .failure(.inappropriateIOCTLForDevice), .failure(.invalidArgument):
+            hasLossCounters = false
+            return nil
+        case .failure:
+            return nil
         }
     }
 
