@@ -15,9 +15,9 @@ struct GPSMonitorCommand: ParsableCommand {
         discussion: """
             Opens DEVICE (e.g. /dev/serial0, /dev/ttyACM0, /dev/serial/by-id/…) raw 8N1 and prints one line per second, for example:
 
-            t=3 state=fix mode=3D lat=-37.784788 lon=175.314897 alt=59.9 sats=8 age=0.4 baud=9600 ok=42 bad=0 unknown=3 | GPS: 3D fix, 8 satellites, 0.4 s old
+            t=3 state=fix mode=3D lat=-37.784788 lon=175.314897 alt=59.9 sats=8 age=0.4 baud=9600 ok=42 bad=0 unknown=3 lost=0/0 | GPS: 3D fix, 8 satellites, 0.4 s old
 
-            lat, lon, alt and age are the last valid fix's (with state=stale or noData it is old, not current); "-" when there is none. Without the device the service keeps retrying (0.5 s doubling to 30 s); with bytes but no valid sentences it tries 9600, 4800, 38400 and 115200 Bd in turn.
+            lat, lon, alt and age are the last valid fix's (with state=stale or noData it is old, not current); "-" when there is none. lost=S/B: sentences lost to damage on a link that was working, and bytes the UART and the kernel dropped (TIOCGICOUNT, read once a minute; "-" for a tty without those counts, such as a USB ACM receiver). Without the device the service keeps retrying (0.5 s doubling to 30 s); with bytes but no valid sentences it tries 9600, 4800, 38400 and 115200 Bd in turn.
 
             Exit status: 0 (after --seconds, or never), 64 bad arguments, 74 the poll loop failed.
             """
@@ -61,7 +61,8 @@ struct GPSMonitorCommand: ParsableCommand {
         var nextLine = started + .seconds(1)
         service.tick()
         while true {
-            poller.replace(gpsSlot, with: service.port?.fileDescriptor ?? -1)
+            // Input only while the service listens: during a hold its end is a deadline (ReadPacing).
+            poller.replace(gpsSlot, with: service.port?.fileDescriptor ?? -1, events: service.wantsInput ? CShort(POLLIN) : 0)
             var wake = nextLine
             if let deadline = service.nextDeadline, deadline < wake { wake = deadline }
             do {
@@ -72,12 +73,11 @@ struct GPSMonitorCommand: ParsableCommand {
                 printError("gps monitor: the poll loop failed: \(error); this is a bug, please report it")
                 throw ExitCode(74)
             }
+            // Read at every wake-up (a quiet tty answers EAGAIN): bytes still buffered are read
+            // first; a hang-up with nothing left is an unplug.
             let events = poller.revents(gpsSlot)
-            if events != 0 {
-                // Bytes still buffered are read first; a hang-up with nothing left is an unplug.
-                service.readAvailable()
-                if events & CShort(POLLHUP | POLLERR | POLLNVAL) != 0 { service.hangUp() }
-            }
+            service.readAvailable()
+            if events & CShort(POLLHUP | POLLERR | POLLNVAL) != 0 { service.hangUp() }
             service.tick()
             let now = clock.now()
             if now >= nextLine {
@@ -102,9 +102,11 @@ struct GPSMonitorCommand: ParsableCommand {
         let sats = service.latestEpoch?.satellitesUsed.map(String.init) ?? "-"
         let age = fix.map { decimal(Double((now - $0.receivedAt).nanoseconds) / 1e9, 1) } ?? "-"
         let s = service.statistics
+        let losses = service.losses
+        let lost = "\(losses.sentences)/\(losses.kernel.map { String($0.total) } ?? "-")"
         return "t=\(elapsed.nanoseconds / 1_000_000_000) state=\(state.name) mode=\(mode) lat=\(lat) lon=\(lon)"
             + " alt=\(alt) sats=\(sats) age=\(age) baud=\(service.baudRate.rawValue)"
-            + " ok=\(s.accepted) bad=\(s.rejected) unknown=\(s.unknown) | \(service.statusLine(at: now))"
+            + " ok=\(s.accepted) bad=\(s.rejected) unknown=\(s.unknown) lost=\(lost) | \(service.statusLine(at: now))"
     }
 
     static func decimal(_ value: Double, _ places: Int) -> String { decimalText(value, places: places) }

@@ -8,12 +8,10 @@ import SystemPackage
 /// network edge wakes it through, and a signalfd for SIGTERM, SIGINT and SIGHUP. Nothing sleeps;
 /// every wake-up is one `Device.service()`.
 ///
-/// The GPS tty is read on a timer, once per `gpsReadInterval`, and polled only for a hang-up
-/// (`events` 0: POLLHUP and POLLERR are reported anyway). A receiver sends its epoch as a
-/// burst of a few hundred bytes over ~0.2 s at 9600 Bd; polling it for input would wake the
-/// loop for every few bytes the tty hands over, tens of times a second, where reading once a
-/// second takes the whole burst in one wake-up (ARCHITECTURE §8: ≤ 2 wake-ups per second).
-/// With `gpsReadInterval` nil the tty is polled for input like the other descriptors.
+/// The GPS tty is polled for input while the location service listens (`wantsInput`) and only
+/// for a hang-up while it holds a burst (`events` 0: POLLHUP and POLLERR are reported anyway);
+/// the hold's end is one of the device's deadlines. So the first byte of a burst wakes the loop,
+/// the rest is read in one wake-up, and a quiet line wakes nothing (`ReadPacing`).
 public final class DeviceLoop {
     public enum Stop: Equatable, Sendable {
         /// SIGTERM, SIGINT (finish and exit) or SIGHUP (reload), from the signalfd.
@@ -57,19 +55,17 @@ public final class DeviceLoop {
     let signals: SignalDescriptor<LiveSystemCalls>
     /// The network edge signals it when a fetch is done (`ThreadedWeatherLink`'s `wake`).
     public let wake: WakeDescriptor<LiveSystemCalls>
-    public var gpsReadInterval: Duration?
     /// Loop wake-ups so far (poll returns).
     public private(set) var wakeups = 0
 
     /// Blocks SIGTERM, SIGINT and SIGHUP for the calling thread (they arrive through the
     /// signalfd instead): create the loop on the thread that runs it, before starting others.
-    public init(gpsReadInterval: Duration? = .seconds(1), signals: [CInt] = [SIGTERM, SIGINT, SIGHUP]) throws(Errno) {
+    public init(signals: [CInt] = [SIGTERM, SIGINT, SIGHUP]) throws(Errno) {
         clock = LinuxClock(calls: calls)
         poller = Poller(capacity: 40, calls: calls)
         timer = try TimerDescriptor(calls: calls)
         self.signals = try SignalDescriptor(signals: signals, calls: calls)
         wake = try WakeDescriptor(calls: calls)
-        self.gpsReadInterval = gpsReadInterval
     }
 
     /// The eventfd's signal, for `ThreadedWeatherLink(fetch:wake:)`.
@@ -102,19 +98,19 @@ public final class DeviceLoop {
         let signalSlot = poller.add(signals.fileDescriptor)
         let timerSlot = poller.add(timer.fileDescriptor)
         let wakeSlot = poller.add(wake.fileDescriptor)
-        let gpsSlot = poller.add(-1, events: gpsReadInterval == nil ? CShort(POLLIN) : 0)
+        let gpsSlot = poller.add(-1, events: 0)
         let firstInput = poller.count
         for _ in 0..<companion.inputSlots { _ = poller.add(-1) }
-        var nextRead = gpsReadInterval.map { clock.now() + $0 }
         companion.beforeService(clock.now())
         device.start()
         companion.afterService(clock.now())
         while true {
             let now = clock.now()
             if let end, now >= end { return .finished }
-            poller.replace(gpsSlot, with: device.location.port.map(gpsDescriptor) ?? -1)
+            let listening = device.location.wantsInput
+            poller.replace(gpsSlot, with: device.location.port.map(gpsDescriptor) ?? -1, events: listening ? CShort(POLLIN) : 0)
             for slot in 0..<companion.inputSlots { poller.replace(firstInput + slot, with: companion.inputDescriptor(slot)) }
-            var deadline = Instant.earliest(device.nextDeadline, nextRead)
+            var deadline = device.nextDeadline
             deadline = Instant.earliest(deadline, companion.nextDeadline())
             deadline = Instant.earliest(deadline, end)
             try timer.arm(at: deadline)
@@ -124,10 +120,6 @@ public final class DeviceLoop {
             if poller.isReadable(timerSlot) { _ = try timer.acknowledge() }
             if poller.isReadable(wakeSlot) { _ = wake.drain() }
             if poller.revents(gpsSlot) & CShort(POLLHUP | POLLERR | POLLNVAL) != 0 { device.location.hangUp() }
-            if let interval = gpsReadInterval, let due = nextRead, clock.now() >= due {
-                let late = (clock.now() - due).nanoseconds / interval.nanoseconds
-                nextRead = due + .nanoseconds(interval.nanoseconds &* (late + 1))
-            }
             let woke = clock.now()
             companion.beforeService(woke)
             device.service()

@@ -25,6 +25,7 @@ extension Device {
     func serviceGPS() {
         location.readAvailable()
         location.tick()
+        reportGPSLosses()
         let report = gpsReport()
         guard report != lastGPS else { return }
         var detailed = report

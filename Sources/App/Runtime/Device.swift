@@ -59,6 +59,10 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     // Bookkeeping between wake-ups.
     var moment: Moment
     var lastGPS = GPSReport.starting
+    /// The GPS losses the last loss line covered, when it was written, and when the next may be.
+    var reportedLosses = GPSLosses()
+    var lossesReportedAt: Instant
+    var nextLossLine = Instant.zero
     var sensorDue: Instant?
     var displayRetryAt: Instant?
     var displayFailures = 0
@@ -109,6 +113,7 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
             characters = CharacterFrame(columns: driver.geometry.columns, rows: driver.geometry.rows)
         }
         moment = Moment(now: clock.now(), wall: clock.wallTime(), source: .none)
+        lossesReportedAt = moment.now
     }
 
     deinit { edges.deallocate() }

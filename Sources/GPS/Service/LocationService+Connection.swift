@@ -55,6 +55,7 @@ extension LocationService {
         byIDCandidates = 0
         backoff.reset()
         resetLink()
+        startCountingLosses(now)
     }
 
     private func failed(_ error: SerialError, _ now: Instant) {
@@ -65,6 +66,7 @@ extension LocationService {
     /// Closes the port (by dropping it, before any reopen: an exclusive tty refuses a second
     /// opener) and closes the epoch in progress: its sentences did arrive, by the last byte.
     private func drop(_ now: Instant) {
+        stopCountingLosses(now)
         port = nil
         let arrived = lastByteAt ?? now
         receiver.finish { event in

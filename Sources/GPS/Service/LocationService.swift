@@ -4,10 +4,11 @@ import SystemPackage
 /// The GPS location service: owns the receiver's serial port, turns its bytes into fixes, and
 /// says at every moment what the GPS is doing (`LocationState`), whatever the hardware does.
 ///
-/// It never blocks, sleeps or owns a thread. The one-thread loop calls `readAvailable()` when
-/// the port's descriptor is readable or hung up (`port`), `tick()` when `nextDeadline` passes,
-/// and reads `state`, `currentFix`, `lastFix` and `statusLine`. Time comes only from the
-/// injected clock, so tests drive every timeout with a `VirtualClock`.
+/// It never blocks, sleeps or owns a thread. The one-thread loop polls the port's descriptor
+/// (`port`) for POLLIN while `wantsInput` and for a hang-up always, calls `readAvailable()` and
+/// `tick()` at every wake-up (at the latest when `nextDeadline` passes), and reads `state`,
+/// `currentFix`, `lastFix`, `losses` and `statusLine`. Time comes only from the injected clock,
+/// so tests drive every timeout with a `VirtualClock`.
 ///
 /// The rules (notes/gps-nmea.md §3.8, §4; issue 3 item 5):
 /// - **Opening.** The configured path is tried first on every attempt. If it does not exist
@@ -22,6 +23,9 @@ import SystemPackage
 ///   5 s without one sentence passing framing and checksum: the port is reopened at the next
 ///   rate of `BaudHunt` every 5 s until a sentence is valid. The rate found is kept for later
 ///   reopens.
+/// - **Reading.** As bytes arrive, one wake-up per burst, within half the time the kernel's
+///   buffer takes to fill at the port's rate (`ReadPacing`); at most `ReadPacing.budget` bytes
+///   per wake-up.
 /// - **Fix and staleness.** A valid fix is current for `staleAfter` = 5 receiver epochs (the
 ///   epoch period is learned from the receivers' UTC times of day; 1 s until known), and never
 ///   less than 1 s, because reads arrive in bursts and the screen refreshes at 1 Hz. After
@@ -42,6 +46,10 @@ public final class LocationService<Devices: SerialDevices, Clock: DeviceClock> {
         public var staleEpochs = 5
         /// Bytes per read; at least 1 KiB, so one read takes a whole 1 Hz epoch at 9600 Bd.
         public var readChunk = 1024
+        /// Bytes one wake-up reads at most; nil: `ReadPacing.budget` (one kernel buffer).
+        public var readBudget: Int?
+        /// Reads of the UART's loss counters (`TIOCGICOUNT`) at most this often.
+        public var lossCountersEvery: Duration = .seconds(60)
 
         public init(path: FilePath, baudRate: BaudRate) {
             self.path = path
@@ -92,9 +100,14 @@ public final class LocationService<Devices: SerialDevices, Clock: DeviceClock> {
     public internal(set) var isHunting = false
     var lastEpochTime: TimeOfDay?
 
-    /// At most this many reads per wake-up (8 KiB at 1 KiB), so a flood cannot starve the rest
-    /// of the loop; poll reports the descriptor readable again at once.
-    static var maximumReadsPerWake: Int { 8 }
+    /// Until when the loop leaves POLLIN off: the last read found bytes, and the rest of the
+    /// burst is read at this instant in one wake-up (`ReadPacing`). Nil: listening.
+    public internal(set) var readHoldUntil: Instant?
+    /// What the link lost since the service started.
+    public internal(set) var losses = GPSLosses()
+    /// The port's counts at its open or last reading, to add only what grew.
+    var lossBaseline: SerialLossCounters?
+    var lossCountersDue: Instant?
 
     /// Does no I/O: the first `tick()` makes the first open attempt.
     public init(devices: Devices, clock: Clock, configuration: Configuration, rules: GPSTimeRules = .live) {
@@ -112,6 +125,16 @@ public final class LocationService<Devices: SerialDevices, Clock: DeviceClock> {
 
     /// The rate the port is (or will next be) opened at.
     public var baudRate: BaudRate { baudHunt.current }
+
+    /// When the port is read, at its current rate.
+    public var pacing: ReadPacing { ReadPacing(baudRate: baudHunt.current) }
+
+    /// Whether the loop should poll the port for POLLIN now: no hold, or the hold is over.
+    public var wantsInput: Bool {
+        guard port != nil else { return false }
+        guard let readHoldUntil else { return true }
+        return clock.now() >= readHoldUntil
+    }
 
     /// Every counter of the framer and decoder since the service started.
     public var statistics: NMEAStatistics { receiver.statistics }
@@ -149,9 +172,11 @@ public final class LocationService<Devices: SerialDevices, Clock: DeviceClock> {
     public var nextDeadline: Instant? {
         let now = clock.now()
         guard port != nil else { return nextAttemptAt }
-        // Once silent, nothing changes until a byte arrives.
-        guard silentAt > now else { return nil }
+        // Once silent, nothing changes until a byte arrives; a hold that outlasts a short
+        // `noDataAfter` still ends, to turn POLLIN back on.
+        guard silentAt > now else { return readHoldUntil.map { max($0, now) } }
         var next = silentAt
+        if let readHoldUntil { next = min(next, max(readHoldUntil, now)) }
         if let huntAt {
             if huntAt <= now { return now }
             next = min(next, huntAt)
@@ -168,7 +193,9 @@ public final class LocationService<Devices: SerialDevices, Clock: DeviceClock> {
     /// When bytes without a valid sentence mean the wrong baud rate, if such bytes are arriving.
     var huntAt: Instant? { unrecognisedSince.map { $0 + configuration.noValidSentencesAfter } }
 
-    /// Does what is due by now: an open attempt, or the next baud-hunt step.
+    /// Does what is due by now: an open attempt, the next baud-hunt step, or the minute's
+    /// reading of the UART's loss counters (at a wake-up that happens anyway: never a deadline
+    /// of its own).
     public func tick() {
         let now = clock.now()
         guard port != nil else {
@@ -176,24 +203,33 @@ public final class LocationService<Devices: SerialDevices, Clock: DeviceClock> {
             return
         }
         if now < silentAt, let huntAt, now >= huntAt { huntNextRate(now) }
+        if let due = lossCountersDue, now >= due { readLossCounters(now) }
     }
 
-    /// Reads what the port has (the loop calls it when poll reports the descriptor readable or
-    /// hung up) and feeds it to the receiver. A read error is an unplug.
+    /// Reads what the port has, up to the wake-up's budget, and feeds it to the receiver; then
+    /// holds POLLIN off while the burst goes on (`ReadPacing`). Call it at every wake-up: a read
+    /// of a quiet tty is one EAGAIN. A read error is an unplug.
     public func readAvailable() {
         let now = clock.now()
-        for _ in 0..<Self.maximumReadsPerWake {
-            guard port != nil else { return }
+        let budget = configuration.readBudget ?? pacing.budget
+        var total = 0
+        while port != nil, total < budget {
+            let room = UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, budget - total)])
             let count: Int
             do throws(SerialError) {
-                count = try port!.read(into: buffer)
+                count = try port!.read(into: room)
             } catch {
+                readHoldUntil = nil
                 lost(error, now)
                 return
             }
-            if count == 0 { return }
+            if count == 0 { break }
             consume(count, now)
+            total += count
         }
+        // Nothing: listen for the next byte. The budget spent: more may be waiting, so listen
+        // (poll answers at once) after the rest of this turn. Else hold for the burst's rest.
+        readHoldUntil = total == 0 || total >= budget ? nil : now + pacing.holdOff
     }
 
     /// `readAvailable()`, then `tick()`: what a simulation calls after moving the clock.
@@ -214,6 +250,8 @@ public final class LocationService<Devices: SerialDevices, Clock: DeviceClock> {
         // Bytes after a silence start a new "are these valid?" window.
         if let last = lastByteAt, now - last >= configuration.noDataAfter { unrecognisedSince = nil }
         lastByteAt = now
+        let before = receiver.statistics
+        let linkKnownGood = lastSentenceAt != nil
         var sawSentence = false
         receiver.consume(UnsafeRawBufferPointer(rebasing: buffer[..<count])) { event in
             switch event {
@@ -221,6 +259,7 @@ public final class LocationService<Devices: SerialDevices, Clock: DeviceClock> {
             case .fix(let fix): self.epoch(fix, now)
             }
         }
+        if linkKnownGood { countLosses(since: before) }
         if sawSentence {
             lastSentenceAt = now
             unrecognisedSince = nil

@@ -58,8 +58,17 @@ public struct NMEARouteScript: Sendable {
         return waypoints[waypoints.count - 1]
     }
 
-    /// The RMC, GGA and GSA of epoch `k`.
-    public func sentences(epoch k: Int) -> [UInt8] {
+    /// The text of epoch `k`'s fields, as its sentences carry them.
+    struct EpochFields {
+        /// `hhmmss.ss`, `ddmmyy`, and the date itself.
+        var time: String, day: String, date: CalendarDate
+        /// `ddmm.mmmmm,N` and `dddmm.mmmmm,E`.
+        var lat: String, lon: String
+        /// Speed over ground in tenths of a knot.
+        var knots: Int
+    }
+
+    func fields(epoch k: Int) -> EpochFields {
         let ms = startTime.seconds * 1000 + Int64(startTime.nanoseconds / 1_000_000) + epochPeriod.nanoseconds / 1_000_000 * Int64(k)
         let (days, dayMs) = (ms.quotientAndRemainder(dividingBy: 86_400_000))
         let date = CalendarDate(daysSinceEpoch: Int(days))
@@ -72,6 +81,13 @@ public struct NMEARouteScript: Sendable {
         let knots = Int(((moving ? speed : 0) * 3600 / 1852 * 10).rounded())
         let lat = Self.angle(p.latitude, degreeDigits: 2, positive: "N", negative: "S")
         let lon = Self.angle(p.longitude, degreeDigits: 3, positive: "E", negative: "W")
+        return EpochFields(time: time, day: day, date: date, lat: lat, lon: lon, knots: knots)
+    }
+
+    /// The RMC, GGA and GSA of epoch `k`.
+    public func sentences(epoch k: Int) -> [UInt8] {
+        let f = fields(epoch: k)
+        let (time, day, lat, lon, knots) = (f.time, f.day, f.lat, f.lon, f.knots)
         let tenths = Int((abs(altitude) * 10).rounded())
         let alt = "\(altitude < 0 ? "-" : "")\(tenths / 10).\(tenths % 10)"
         let sats = (1...12).map { $0 <= satellites ? Self.digits($0, 2) : "" }.joined(separator: ",")

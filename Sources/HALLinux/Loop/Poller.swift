@@ -39,8 +39,11 @@ public final class Poller<Calls: SystemCalls> {
     }
 
     /// Replaces the descriptor in `slot` (after a device was reopened); -1 ignores the slot.
-    public func replace(_ slot: Slot, with fd: CInt) {
+    /// `events`, when given, replaces what the slot waits for (0: only the hang-ups and errors
+    /// poll(2) always reports).
+    public func replace(_ slot: Slot, with fd: CInt, events: CShort? = nil) {
         descriptors[slot].fd = fd
+        if let events { descriptors[slot].events = events }
         descriptors[slot].revents = 0
     }
 
