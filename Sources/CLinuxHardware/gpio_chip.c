@@ -46,8 +46,6 @@ th_gpio_chip *th_gpio_chip_open_path(const char *path) {
 
 unsigned int th_gpio_chip_line_count(const th_gpio_chip *chip) { return chip->num_lines; }
 
-const char *th_gpio_chip_label(const th_gpio_chip *chip) { return chip->label; }
-
 void th_gpio_chip_close(th_gpio_chip *chip) {
     if (!chip) return;
     close(chip->fd);

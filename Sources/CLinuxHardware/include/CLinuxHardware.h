@@ -86,8 +86,6 @@ th_gpio_chip *th_gpio_chip_open_label(const char *dir, const char *label);
 th_gpio_chip *th_gpio_chip_open_line_name(const char *dir, const char *name, unsigned int *offset);
 /// Number of lines on the chip.
 unsigned int th_gpio_chip_line_count(const th_gpio_chip *chip);
-/// The chip's label ("pinctrl-bcm2711"); owned by the chip.
-const char *th_gpio_chip_label(const th_gpio_chip *chip);
 /// Offset of the line named `name` on `chip` (GPIO_V2_GET_LINEINFO_IOCTL per line), or -1 +
 /// ENOENT, or -1 + the ioctl's errno.
 int th_gpio_chip_find_line(th_gpio_chip *chip, const char *name);
