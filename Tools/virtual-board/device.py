@@ -17,14 +17,10 @@ BUTTON_LINES = {"A": 17, "B": 27, "C": 22}
 WEATHER_PORT = 8080
 
 
-def board_file(i2c_bus, label="pinctrl-bcm2711", display="ssd1306", address="0x3C", geometry="128x64"):
+def board_file(i2c_bus, label="pinctrl-bcm2711", display="ssd1306", address="0x3C", geometry="128x64", **options):
     """The board file of the VM's build: the reference Pi 4 build's parts on the VM's devices.
     Screens neither rotate nor orbit, so what the glass shows at a moment is known."""
-    display_part = {"kind": display, "bus": i2c_bus, "address": address}
-    if display != "hd44780":
-        display_part["geometry"] = geometry
-    else:
-        display_part["geometry"] = geometry
+    display_part = dict({"kind": display, "bus": i2c_bus, "address": address, "geometry": geometry}, **options)
     return {
         "schema": 1,
         "name": "Virtual board (%s)" % label,

@@ -61,6 +61,7 @@ def board(request):
     if b.gps:
         b.gps.stop()
     b.vm.shutdown()
+    b.disk.remove()
 
 
 def test_install_ready_fix_glass(board):
@@ -267,6 +268,53 @@ def test_reload_stop_and_pi5_label(board):
     d.wait_active()
     d.press("A", hold_ms=120, bounce=4)
     d.wait_journal(r"settings: fahrenheit", after=before)
+
+
+def switch_panel(b, devices, display, **options):
+    """The daemon stopped, the adapter replaced by one with `devices` behind it (a fresh bus
+    log), the board file naming `display`, and the daemon started again."""
+    d = b.device
+    b.vm.sh("systemctl stop thunderstorm vboard-i2c")
+    b.bus = d.i2c(devices)
+    board = dev.board_file(b.bus, label=b.chip["label"], display=display, **options)
+    d.write_board(board, "/etc/thunderstorm/board.json")
+    b.vm.sh("systemctl start thunderstorm")
+    d.wait_active()
+    d.wait_status(r"^(?!.*Clock not set)", timeout=60)
+    time.sleep(4)
+
+
+def test_other_panels_and_a_broken_driver(board):
+    """The SH1106 (column offset 2, as most 1.3-inch modules) and the HD44780 20x4 behind a
+    PCF8574, each on the same real adapter, read back off the bus. A deliberately wrong column
+    address (the SH1106 driven with offset 0 while the module shows columns 2-129) must make
+    the glass check fail."""
+    b, d = board, board.device
+    b.vm.sh("systemctl stop thunderstorm")
+    for key, value in [("temperature", "celsius"), ("units", "metric"), ("clock", "24h")]:
+        b.vm.sh("/usr/local/bin/thunderstorm store set --dir /var/lib/private/thunderstorm %s %s" % (key, value))
+    switch_panel(b, "sh1106@3c,bme280@76", "sh1106")
+    glass = d.glass(d.fetch_log(b.workdir), display="sh1106-128x64")
+    assert glass["modelErrors"] == [], glass
+    check_now_screen(glass, b.vm.sh("TZ=Europe/Berlin date +%H:%M").strip())
+    record(b.root, "sh1106_text", repr(dev.texts(glass)))
+
+    switch_panel(b, "sh1106@3c,bme280@76", "sh1106", columnOffset=0)
+    broken = d.glass(d.fetch_log(b.workdir), display="sh1106-128x64")
+    with pytest.raises(AssertionError):
+        check_now_screen(broken, b.vm.sh("TZ=Europe/Berlin date +%H:%M").strip())
+    record(b.root, "sh1106_wrong_column_reads", repr([(t["text"], t["x"], t["y"]) for t in broken["text"]]))
+
+    switch_panel(b, "hd44780@27,bme280@76", "hd44780", geometry="20x4", address="0x27")
+    lcd = d.glass(d.fetch_log(b.workdir), display="hd44780-20x4", address="0x27")
+    record(b.root, "hd44780_rows", repr(lcd["rows"]))
+    record(b.root, "hd44780_model_errors", repr(lcd["modelErrors"][:3]))
+    rows = lcd["rows"]
+    assert rows[0].startswith("Berlin") and re.search(r"\d\d:\d\d$", rows[0]), rows
+    assert "-3°C" in rows[1] and "Cloudy" in rows[1], rows
+    assert "88%" in rows[2] and "11 km/h E" in rows[2], rows
+
+    switch_panel(b, "ssd1306@3c,ssd1306@3d,bme280@76", "ssd1306")
 
 
 def test_power_cut_after_acknowledged_commit(board):

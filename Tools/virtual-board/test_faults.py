@@ -60,6 +60,7 @@ def faults(request):
     yield b
     b.gps.stop()
     b.vm.shutdown()
+    b.vm.disk.remove()
 
 
 def test_i2c_adapter_unplugged_and_back(faults):

@@ -29,6 +29,7 @@ def machine(request):
     vm.boot()
     yield request.param, vm, dev.Device(vm, BINARY)
     vm.shutdown()
+    vm.disk.remove()
 
 
 def cut_after(root, vm, what, rng):

@@ -72,6 +72,12 @@ class Disk:
                        check=True)
 
 
+    def remove(self):
+        """Drops the image (a few hundred MB); the logs beside it stay for a person to read."""
+        if os.environ.get("VBOARD_KEEP") != "1" and os.path.exists(self.path):
+            os.unlink(self.path)
+
+
 class VM:
     """One QEMU process: q35, TCG (or KVM with VBOARD_KVM=1), the kernel and initramfs booted
     directly, the root on virtio-blk with write-back caching (a guest fdatasync reaches the
