@@ -85,8 +85,9 @@ extension Device {
         gestures.advance(to: moment.now) { gesture in self.gesture(gesture) }
     }
 
-    /// The kernel's event buffer per line on uAPI v1 (libgpiod 1.6, Raspberry Pi OS bookworm):
-    /// a wake-up that reads this many edges of one line may have lost the rest.
+    /// 16 edges per line: uAPI v1's per-line buffer, and the per-line share of uAPI v2's, whose
+    /// default (the binding's) is one fifo of 16 × lines per request (gpiolib-cdev.c). A wake-up
+    /// that reads this many edges of one line may have lost some.
     static var kernelEventsPerLine: Int { 16 }
 
     /// Consumes every queued edge; returns how many there were.
