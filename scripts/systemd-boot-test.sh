@@ -81,7 +81,7 @@ if [ ! -f "$root/.thunderstorm-boot-ready" ]; then
   rm -rf "$root"
   mkdir -p "$(dirname "$root")"
   debootstrap --variant=minbase \
-    --include=systemd,systemd-sysv,dbus,procps,python3,libssl3,zlib1g,ca-certificates,tzdata,libgpiod2,libi2c0 \
+    --include=systemd,systemd-sysv,dbus,procps,python3,libssl3,zlib1g,ca-certificates,tzdata,libi2c0 \
     bookworm "$root" >"$(dirname "$root")/debootstrap.log" 2>&1 \
     || { tail -5 "$(dirname "$root")/debootstrap.log" >&2; exit 1; }
   touch "$root/.thunderstorm-boot-ready"

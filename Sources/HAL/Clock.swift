@@ -1,7 +1,8 @@
 /// A point on the monotonic clock, in nanoseconds since an arbitrary origin (boot, on Linux).
 ///
 /// The monotonic clock never jumps: every timeout, retry, debounce and staleness check uses it.
-/// On Linux it is `CLOCK_MONOTONIC`, the clock libgpiod stamps edges with and timerfd arms on.
+/// On Linux it is `CLOCK_MONOTONIC`, the clock the kernel stamps GPIO line events with (uAPI v2's
+/// default) and timerfd arms on.
 public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     public var nanoseconds: Int64
 

@@ -12,7 +12,8 @@ public struct Edge: Equatable, Sendable {
     /// The index of the line in the request (0 for the first line requested), not its offset.
     public var line: Int
     public var direction: Direction
-    /// When the edge happened, on the monotonic clock (`CLOCK_MONOTONIC`, as libgpiod reports).
+    /// When the edge happened, on the monotonic clock (`CLOCK_MONOTONIC`, the kernel's default
+    /// clock for uAPI v2 line events).
     public var time: Instant
 
     public init(line: Int, direction: Direction, time: Instant) {

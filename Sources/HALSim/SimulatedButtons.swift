@@ -13,12 +13,12 @@ import HAL
 /// measured after 6.2 ms). `BounceProfile` draws those extra transitions from a seeded
 /// generator, so a test gets the same bounce every run.
 ///
-/// The event buffer is the kernel's kfifo (drivers/gpio/gpiolib-cdev.c). uAPI v1, which
-/// libgpiod 1.6 uses, gives every line its own 16-event fifo and drops the *newest* event when
-/// it is full; uAPI v2 (libgpiod 2.x) shares one fifo of 16 × lines per request and drops the
-/// *oldest* (`kfifo_skip` in `linereq_put_event`). Either way the level still changes, so a
-/// debouncer that trusts the edges alone ends up wrong: that is why `DigitalInputs` also
-/// offers `levels()`.
+/// The event buffer is the kernel's kfifo (drivers/gpio/gpiolib-cdev.c). uAPI v1 gives every
+/// line its own 16-event fifo and drops the *newest* event when it is full; uAPI v2, which the
+/// Linux binding uses (asking for the default size), shares one fifo of 16 × lines per request
+/// and drops the *oldest* (`kfifo_skip` in `linereq_put_event`). Either way the level still
+/// changes, so a debouncer that trusts the edges alone ends up wrong: that is why
+/// `DigitalInputs` also offers `levels()`.
 public final class SimulatedButtons: DigitalInputs {
     /// How a button is wired to its line.
     public enum Wiring: Sendable, Equatable {
@@ -35,7 +35,8 @@ public final class SimulatedButtons: DigitalInputs {
         /// uAPI v2: one fifo for the request; when full, the oldest event is dropped.
         case shared(capacity: Int)
 
-        /// libgpiod 1.6 on Debian 12 / Raspberry Pi OS bookworm: 16 events per line.
+        /// uAPI v1's buffer, 16 events per line (what the daemon read through libgpiod 1.6 on
+        /// Debian 12; the Linux binding now uses uAPI v2, which `.shared` models).
         public static let uAPIv1 = EventBuffer.perLine(capacity: 16)
     }
 

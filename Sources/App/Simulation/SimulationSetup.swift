@@ -54,8 +54,9 @@ public struct SimulationSetup {
     public var stateDirectory: FilePath = "/state"
     /// Open the store for reading only (as `store show` does): every change is refused.
     public var readOnlyStore = false
-    /// The kernel's GPIO event buffer (uAPI v1: 16 edges per line, as on Raspberry Pi OS
-    /// bookworm's libgpiod 1.6).
+    /// The kernel's GPIO event buffer: uAPI v1's, 16 edges per line, the newest dropped. The
+    /// Linux binding uses uAPI v2 (one fifo of 16 × lines per request, the oldest dropped),
+    /// which `.shared` models.
     public var buttonBuffer: SimulatedButtons.EventBuffer = .uAPIv1
     /// Loads zones for the device (the host's tzdata by default).
     public var loadZone: (String) -> Result<ZoneRules, ZoneError> = SimulationSetup.hostZone

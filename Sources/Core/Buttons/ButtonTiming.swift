@@ -10,7 +10,8 @@ import HAL
 /// turns long.
 public struct ButtonTiming: Sendable, Equatable {
     /// A new level counts only once the line has rested at it this long. Zero means the edges
-    /// are taken as they come, for lines the kernel already debounces (libgpiod 2).
+    /// are taken as they come, for lines the kernel already debounces (uAPI v2's debounce
+    /// attribute, where the kernel reports it applied).
     public var debounce: Duration
     /// A hold this long, measured from the moment the press counted, is a long press.
     public var longPress: Duration

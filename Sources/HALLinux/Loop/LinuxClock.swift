@@ -1,7 +1,7 @@
 import Glibc
 import HAL
 
-/// The real clocks: `CLOCK_MONOTONIC` (the clock of timerfd and of libgpiod's edge timestamps)
+/// The real clocks: `CLOCK_MONOTONIC` (the clock of timerfd and of the kernel's GPIO edge timestamps)
 /// and `CLOCK_REALTIME`. clock_gettime goes through the vDSO: no system call, no allocation.
 public struct LinuxClock<Calls: SystemCalls>: DeviceClock {
     let calls: Calls

@@ -4,9 +4,9 @@ import HAL
 import HALSim
 import Testing
 
-/// The daemon's buttons: real lines through libgpiod (there is no GPIO chip on this machine, so
-/// the request fails the way a Pi without the chip, or with the line busy, fails) and twins,
-/// in the board file's order.
+/// The daemon's buttons: real lines through the kernel's GPIO character device, uAPI v2 (there
+/// is no GPIO chip on this machine, so the request fails the way a Pi without the chip, or with
+/// the line busy, fails) and twins, in the board file's order.
 @Suite struct BoardButtonsTests {
     static func button(_ name: String, line: LineReference, simulated: Bool = false) -> ButtonConfig {
         ButtonConfig(
