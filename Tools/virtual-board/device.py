@@ -46,21 +46,34 @@ class Device:
         self.binary = os.environ.get("VBOARD_HOST_TOOL") or binary
 
     # --- parts ------------------------------------------------------------------------------
+    # The parts are systemd units of the guest, enabled and synced, so that after a power cut
+    # they come back with the boot, before the daemon, as a Pi's hardware would be there.
+    def unit(self, name, command, kind="simple"):
+        self.vm.sh("cat > /etc/systemd/system/%s.service <<'EOF'\n"
+                   "[Unit]\nDescription=virtual board part %s\nBefore=thunderstorm.service\n"
+                   "[Service]\nType=%s\nRemainAfterExit=%s\nExecStart=%s\n"
+                   "[Install]\nWantedBy=multi-user.target\nEOF\n"
+                   "systemctl daemon-reload && systemctl enable %s.service 2>/dev/null && sync && "
+                   "systemctl restart %s.service" % (name, name, kind, "yes" if kind == "oneshot" else "no",
+                                                     command, name, name, name))
+
     def buttons(self, label="pinctrl-bcm2711"):
-        return json.loads(self.vm.sh("python3 %s/guest/buttons.py setup --label %s" % (OPT, label)))
+        self.vm.sh("rm -f /run/vboard-buttons.json")
+        self.unit("vboard-buttons", "/usr/bin/python3 %s/guest/buttons.py setup --label %s" % (OPT, label), "oneshot")
+        return json.loads(self.vm.sh("cat /run/vboard-buttons.json"))
 
     def i2c(self, devices="ssd1306@3c,ssd1306@3d,bme280@76"):
-        """Starts the emulated i2c-tiny-usb adapter as a transient unit; returns /dev/i2c-N."""
-        self.vm.sh("rm -f /run/vboard-i2c.ready; modprobe vhci-hcd; modprobe i2c-dev; "
-                   "systemd-run --unit vboard-i2c --collect python3 %s/guest/i2c_tiny_usb.py "
-                   "--devices %s --log %s --ready /run/vboard-i2c.ready "
-                   "--bme280-vector %s/bme280-vectors.json --bme280-index 0" % (OPT, devices, I2C_LOG, OPT))
+        """The emulated i2c-tiny-usb adapter with `devices` behind it; returns /dev/i2c-N."""
+        self.vm.sh("rm -f /run/vboard-i2c.ready")
+        self.unit("vboard-i2c", "/usr/bin/python3 %s/guest/i2c_tiny_usb.py --devices %s --log %s "
+                  "--ready /run/vboard-i2c.ready --bme280-vector %s/bme280-vectors.json --bme280-index 0"
+                  % (OPT, devices, I2C_LOG, OPT))
         name = self.vm.wait_for("cat /run/vboard-i2c.ready", 60, what="the I²C adapter").strip()
         return "/dev/" + name
 
     def weather(self):
-        self.vm.sh("systemd-run --unit vboard-forecast --collect python3 %s/guest/forecast.py "
-                   "%s/open-meteo-current-hourly-daily.json %d" % (OPT, OPT, WEATHER_PORT))
+        self.unit("vboard-forecast", "/usr/bin/python3 %s/guest/forecast.py %s/open-meteo-current-hourly-daily.json %d"
+                  % (OPT, OPT, WEATHER_PORT))
 
     def write_board(self, board, path="%s/board.json" % OPT):
         self.vm.sh("cat > %s <<'EOF'\n%s\nEOF" % (path, json.dumps(board, indent=2)))

@@ -187,10 +187,14 @@ def test_press_to_glass(board):
         before = d.journal_count()
         edge = d.press("C", hold_ms=60, bounce=3)
         d.wait_journal(r"settings:", after=before)
-        time.sleep(0.8)
-        stamps = dev.bus_times(d.fetch_log(b.workdir))
-        end = dev.frame_end_after(stamps, edge["released"])
-        assert end is not None, "no frame after the press"
+        # The frame is on the bus once a burst of writes follows the release (half a second
+        # later the burst is long over); the daemon may be slow to draw under load.
+        deadline = time.monotonic() + 15
+        end = None
+        while end is None and time.monotonic() < deadline:
+            time.sleep(0.5)
+            end = dev.frame_end_after(dev.bus_times(d.fetch_log(b.workdir)), edge["released"])
+        assert end is not None, "no frame on the bus within 15 s of the press"
         from_press.append(end - edge["down"])
         from_release.append(end - edge["released"])
     record(b.root, "press_to_glass_median_ms", "%.1f from the press, %.1f from the release (20 presses; min %.1f max %.1f from the release)"
@@ -330,6 +334,11 @@ def test_power_cut_after_acknowledged_commit(board):
                     "brightness": brightness.replace("brightness ", "")}
     record(b.root, "power_cut_after", repr(acknowledged))
     record(b.root, "reboot_to_agent_s", "%.1f" % b.vm.boot())
+    # The daemon starts with the boot: kernel start to READY=1 on the guest's monotonic clock.
+    # (The adapter and the GPS feed are not up yet: its first frame waits for the panel.)
+    d.wait_active(timeout=180)
+    ready = int(d.show("ActiveEnterTimestampMonotonic")["ActiveEnterTimestampMonotonic"]) / 1e6
+    record(b.root, "kernel_boot_to_ready_s", "%.1f" % ready)
     b.vm.sh("systemctl stop thunderstorm")
     store = json.loads(b.vm.sh("/usr/local/bin/thunderstorm store show --dir /var/lib/private/thunderstorm"))
     assert store["settings"] == acknowledged, (store, line)

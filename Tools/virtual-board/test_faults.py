@@ -164,6 +164,11 @@ def test_gps_115200_10hz_nothing_lost(faults):
     lines = d.journal().splitlines()[before:]
     lost = [l for l in lines if re.search(r"lost|garbled|overrun|checksum", l, re.I)]
     assert not lost, lost
+    # The kernel's own count for the port (serial_core's uart_line_info): "oe:" a UART overrun,
+    # "bo:" bytes the tty layer dropped because its buffers were full (a reader too slow).
+    port = [l for l in b.vm.sh("cat /proc/tty/driver/serial").splitlines() if l.startswith("1:")][0]
+    record(b.root, "ttyS1_counters", port)
+    assert " oe:" not in port and " bo:" not in port, port
     assert re.search(r"GPS 3D fix", d.show("StatusText")["StatusText"])
     # Back to the receiver the rest of the module expects.
     b.gps = vboard.GPSFeeder(b.vm)

@@ -52,8 +52,11 @@ def setup(label, lines):
     write(os.path.join(chip_dir, "live"), "1")
     device = open(os.path.join(chip_dir, "dev_name")).read().strip()
     chip = open(os.path.join(bank, "chip_name")).read().strip()
-    print(json.dumps({"chip": chip, "device": device, "label": label,
-                      "sysfs": "/sys/devices/platform/%s/%s" % (device, chip)}))
+    made = json.dumps({"chip": chip, "device": device, "label": label,
+                       "sysfs": "/sys/devices/platform/%s/%s" % (device, chip)})
+    with open("/run/vboard-buttons.json", "w") as f:  # for the host, when systemd ran this
+        f.write(made + "\n")
+    print(made)
 
 
 def pull_path(offset):
