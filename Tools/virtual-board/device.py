@@ -55,7 +55,7 @@ class Device:
                    "[Install]\nWantedBy=multi-user.target\nEOF\n"
                    "systemctl daemon-reload && systemctl enable %s.service 2>/dev/null && sync && "
                    "systemctl restart %s.service" % (name, name, kind, "yes" if kind == "oneshot" else "no",
-                                                     command, name, name, name))
+                                                     command, name, name))
 
     def buttons(self, label="pinctrl-bcm2711"):
         self.vm.sh("rm -f /run/vboard-buttons.json")
