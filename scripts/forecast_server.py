@@ -9,9 +9,10 @@ CORPUS = os.environ.get(
 FORECAST = os.path.join(CORPUS, "weather", "open-meteo-current-hourly-daily.json")
 
 
-def serve(body=None, wrap=None):
-    """Starts the server on a free port of 127.0.0.1 in a thread; `body` defaults to the corpus
-    forecast (or `{}` without the corpus); `wrap` turns the listening socket into a TLS one."""
+def serve(body=None, wrap=None, port=0):
+    """Starts the server on `port` (default: a free one) of 127.0.0.1 in a thread; `body`
+    defaults to the corpus forecast (or `{}` without the corpus); `wrap` turns the listening
+    socket into a TLS one."""
     if body is None:
         body = b"{}"
         if os.path.exists(FORECAST):
@@ -31,7 +32,7 @@ def serve(body=None, wrap=None):
         def log_message(self, *args):
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Forecast)
+    server = ThreadingHTTPServer(("127.0.0.1", port), Forecast)
     if wrap:
         server.socket = wrap(server.socket)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -1,26 +1,14 @@
-"""The weather service inside the VM, on 127.0.0.1 only: answers every GET with one recorded
-Open-Meteo body (the VM has no network; the daemon's board file points its baseURL here).
+"""The weather service inside the VM, on 127.0.0.1 only: the project's own loopback forecast
+server (scripts/forecast_server.py, copied into the image with the scripts) answering every GET
+with one recorded Open-Meteo body (the VM has no network; the board's baseURL points here).
 
   forecast.py BODY.json PORT
 """
 import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import threading
 
-body = open(sys.argv[1], "rb").read()
+sys.path.insert(0, "/opt/vboard/src/scripts")
+import forecast_server  # noqa: E402
 
-
-class Forecast(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def do_GET(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, fmt, *args):
-        sys.stderr.write("forecast: %s\n" % (fmt % args))
-
-
-ThreadingHTTPServer(("127.0.0.1", int(sys.argv[2])), Forecast).serve_forever()
+forecast_server.serve(body=open(sys.argv[1], "rb").read(), port=int(sys.argv[2]))
+threading.Event().wait()
