@@ -85,12 +85,14 @@ final class ScriptedSMBusCalls: SMBusCalls, @unchecked Sendable {
         #expect(throws: I2CError(.other)) { try Self.readBlock(bus, register: 0, count: 6) }
     }
 
-    /// Documentation/i2c/fault-codes.rst, plus EREMOTEIO from the Pi's i2c-bcm2835.
+    /// Documentation/i2c/fault-codes.rst, plus EREMOTEIO from the Pi's i2c-bcm2835; ENODEV,
+    /// ESHUTDOWN and EOPNOTSUPP are the adapter gone (I2CError+Errno.swift: a USB adapter
+    /// unplugged, as measured on a real kernel in the virtual board).
     @Test(arguments: [
         (ENXIO, I2CError.Kind.noAcknowledge(.address)), (EREMOTEIO, .noAcknowledge(.unknown)),
         (EAGAIN, .arbitrationLoss), (ETIMEDOUT, .timeout),
-        (EIO, .bus), (EBUSY, .bus), (ESHUTDOWN, .bus), (ENODEV, .bus),
-        (EPROTO, .other), (EBADMSG, .other), (EOPNOTSUPP, .other), (ENOTTY, .other),
+        (EIO, .bus), (EBUSY, .bus), (ESHUTDOWN, .adapterGone), (ENODEV, .adapterGone),
+        (EPROTO, .other), (EBADMSG, .other), (EOPNOTSUPP, .adapterGone), (ENOTTY, .other),
     ])
     func errnoMapsToKind(errno: Int32, kind: I2CError.Kind) {
         let calls = ScriptedSMBusCalls()
