@@ -166,10 +166,11 @@ def test_gps_115200_10hz_nothing_lost(faults):
     # TIOCGICOUNT overruns once a minute): one "GPS: lost …" line when anything was lost.
     lost = [l for l in lines if "GPS: lost " in l or "garbled" in l]
     assert not lost, lost
-    # The kernel's own count for the port (serial_core's uart_line_info): "oe:" a UART overrun,
-    # "bo:" bytes the tty layer dropped because its buffers were full (a reader too slow).
-    port = [l for l in b.vm.sh("cat /proc/tty/driver/serial").splitlines() if l.startswith("1:")][0]
-    record(b.root, "ttyS1_counters", port)
+    # The kernel's own counts (TIOCGICOUNT's overrun and buf_overrun) are in the daemon's
+    # "GPS: lost" line above; serial_core also prints them ("oe:", "bo:") in
+    # /proc/tty/driver/serial where the kernel has that file (Debian's 7.3 has not).
+    port = b.vm.sh("grep '^1:' /proc/tty/driver/serial 2>/dev/null || true").strip()
+    record(b.root, "ttyS1_counters", port or "no /proc/tty/driver/serial")
     assert " oe:" not in port and " bo:" not in port, port
     assert re.search(r"GPS 3D fix", d.show("StatusText")["StatusText"])
     # Back to the receiver the rest of the module expects.
