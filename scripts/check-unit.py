@@ -144,6 +144,15 @@ def trace(binary):
         if daemon is None:
             p.kill()
             fail("strace did not start the daemon")
+        def kill_both():
+            # strace's child, the daemon, keeps stderr open: killing strace alone would leave
+            # the read of stderr in fail() waiting for ever.
+            try:
+                os.kill(daemon, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.kill()
+
         seen, deadline, pressed = [], time.monotonic() + 30, False
         while time.monotonic() < deadline and not any(fetched(m) for m in seen):
             if p.poll() is not None:
@@ -161,7 +170,7 @@ def trace(binary):
                 p.stdin.flush()
                 pressed = True
         if not any(fetched(m) for m in seen):
-            p.kill()
+            kill_both()
             fail(f"the traced daemon never showed the weather: {seen[-3:]} {p.stderr.read().decode()[-1500:]}")
         with open(board_path, "w") as f:
             json.dump(dict(board(tty, server.server_address[1]), name="syscall trace, reloaded"), f)
@@ -170,12 +179,12 @@ def trace(binary):
             time.sleep(1)
             os.kill(daemon, signal.SIGTERM)
         except ProcessLookupError:
-            p.kill()
+            kill_both()
             fail(f"the traced daemon ended by itself: {p.stderr.read().decode()[-1500:]}")
         try:
             _, err = p.communicate(timeout=20)
         except subprocess.TimeoutExpired:
-            p.kill()
+            kill_both()
             fail("the traced daemon did not stop")
         if p.returncode != 0:
             fail(f"the traced daemon exited {p.returncode}: {err.decode()[-1500:]}")
