@@ -18,6 +18,9 @@ public enum Event: Sendable {
     case store(StoreState, StoreHealth)
     /// The store refused `change` and kept nothing of it.
     case refused(StoreChange, StoreError)
+    /// Changes handed to the card's writer and not yet answered (the card is off the loop:
+    /// a setting is shown once the store answers, and the status says "saving…" meanwhile).
+    case saving(StoreSaving)
     /// The weather cache read at start, decoded.
     case weatherRestored(WeatherReport, CacheValidators)
     /// The outcome of the fetch ordered with `token` (an outcome for an older token is dropped:
@@ -66,4 +69,19 @@ public enum LogLine: Sendable, Equatable {
         case .text(let text), .problem(let text): text
         }
     }
+}
+
+/// The card's writer as the status screen tells it: how many changes wait for the card, and
+/// whether it has been silent so long that the card, not the loop, is the problem.
+public struct StoreSaving: Sendable, Equatable {
+    public var waiting: Int
+    /// The oldest waiting change was handed over longer ago than a healthy card ever takes.
+    public var slow: Bool
+
+    public init(waiting: Int, slow: Bool) {
+        self.waiting = waiting
+        self.slow = slow
+    }
+
+    public static let idle = StoreSaving(waiting: 0, slow: false)
 }

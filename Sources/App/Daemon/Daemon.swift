@@ -44,7 +44,8 @@ public final class Daemon {
     let notifier: SystemdNotifier
     let logger: Logger
     var limiter = LogLimiter()
-    let store: DeviceStore<HostFiles, LinuxClock<LiveSystemCalls>>
+    /// The store's writer thread: it outlives every board, as the store does.
+    let store: StoreWriter<HostFiles, LinuxClock<LiveSystemCalls>>
     public private(set) var board: DaemonBoard!
     var context: DaemonBoard.Context!
     let started: Instant
@@ -80,7 +81,9 @@ public final class Daemon {
         boardSince = started
         stallAt = options.stallAfter.map { started + $0 }
         let config = try Self.readBoard(options.boardPath).mapError { Failure(code: $0.code, message: $0.lines.joined(separator: "\n")) }.get()
-        store = try Self.openStore(options.stateDirectory, clock: loop.clock)
+        store = StoreWriter.threaded(
+            try Self.openStore(options.stateDirectory, clock: loop.clock), directory: options.stateDirectory,
+            files: HostFiles(), wake: loop.wakeSignal)
         let log: (Instant, LogLine) -> Void = { [unowned self] instant, line in self.log(line, at: instant) }
         let kernel = KernelClock()
         context = DaemonBoard.Context(
@@ -88,7 +91,7 @@ public final class Daemon {
             dependencies: DeviceDependencies(
                 systemClockSynchronised: { kernel.isSynchronised() }, loadZone: Self.hostZone, log: log),
             report: { [unowned self] text in self.log(.problem(text), at: self.loop.clock.now()) })
-        if case .memory(_, let reason) = store { log(loop.clock.now(), .problem("store: \(reason); settings will not be saved")) }
+        if let reason = store.fallbackReason { log(loop.clock.now(), .problem("store: \(reason); settings will not be saved")) }
         log(loop.clock.now(), .text("starting: \(config.name) (\(options.boardPath)), state in \(options.stateDirectory)"))
         board = DaemonBoard(config, context: context)
     }
@@ -226,13 +229,16 @@ public final class Daemon {
         notifier.send("STOPPING=1")
         let now = loop.clock.now()
         log(.text("stopping (\(reason))"), at: now)
-        // Commits are synchronous: none is in flight here. A store that could not write has
-        // the changes it kept in memory; one last try, then say what is lost.
-        if case .file(let fileStore) = store {
-            fileStore.retry()
-            if case .degraded(let why, let pending) = fileStore.health, pending > 0 {
-                log(.problem("store: \(pending) change\(pending == 1 ? "" : "s") not saved (\(why))"), at: now)
-            }
+        // The writes still out, then one last try of what a degraded store kept in memory;
+        // within the unit's TimeoutStopSec (5 s), so a hanging card gets 3 s and the panel the
+        // rest. Whatever did not reach the card is named.
+        let saved = store.finish(within: Self.lastWrites, clock: loop.clock)
+        store.receive(now: loop.clock.now()) { _ in }
+        if !saved {
+            let n = store.waiting
+            log(.problem("store: the card did not answer within \(Self.lastWrites); \(n) write\(n == 1 ? "" : "s") not saved"), at: now)
+        } else if case .degraded(let why, let pending) = store.health, pending > 0 {
+            log(.problem("store: \(pending) change\(pending == 1 ? "" : "s") not saved (\(why))"), at: now)
         }
         board.stop()
         if let path = options.glassPath { writeGlass(path) }  // the panel as the stop left it
@@ -271,6 +277,9 @@ public final class Daemon {
         case .debug: .debug
         }
     }
+
+    /// How long SIGTERM waits for the card.
+    static var lastWrites: Duration { .seconds(3) }
 
     static func milliseconds(_ duration: Duration) -> Int64 { duration.nanoseconds / 1_000_000 }
 

@@ -41,7 +41,7 @@ public final class DaemonBoard {
 
     /// What the daemon gives every generation.
     public struct Context {
-        public var store: DeviceStore<HostFiles, LinuxClock<LiveSystemCalls>>
+        public var store: StoreWriter<HostFiles, LinuxClock<LiveSystemCalls>>
         public var stateDirectory: FilePath
         public var clock: LinuxClock<LiveSystemCalls>
         /// Wakes the loop (its eventfd) when a real fetch is done.
@@ -52,7 +52,7 @@ public final class DaemonBoard {
         public var seed: UInt64 = 1
 
         public init(
-            store: DeviceStore<HostFiles, LinuxClock<LiveSystemCalls>>, stateDirectory: FilePath,
+            store: StoreWriter<HostFiles, LinuxClock<LiveSystemCalls>>, stateDirectory: FilePath,
             clock: LinuxClock<LiveSystemCalls>, wake: @escaping @Sendable () -> Void, dependencies: DeviceDependencies,
             report: @escaping (String) -> Void
         ) {

@@ -31,15 +31,12 @@ extension Device {
         }
     }
 
-    /// One atomic commit: the logic hears the store's new content (`.store`) or the refusal.
+    /// One atomic commit, handed to the writer: the logic hears the store's new content
+    /// (`.store`) or the refusal when it answers (inline: at once; threaded: at a later wake-up).
     func commit(_ change: StoreChange) {
         counters.commits += 1
-        do throws(StoreError) {
-            _ = try store.store.commit(change)
-            reportStoreIfChanged()
-        } catch {
-            send(.refused(change, error))
-        }
+        store.submit(.commit(change), now: moment.now)
+        receiveStore()
     }
 
     // MARK: Weather
@@ -51,14 +48,13 @@ extension Device {
         send(.weather(token: delivery.token, delivery.result.outcome))
     }
 
-    /// The last good answer to disk (temp file, sync, rename, directory sync); a failure is
-    /// logged and the old copy stays.
+    /// The last good answer to disk (temp file, sync, rename, directory sync), by the writer;
+    /// a failure is logged when it answers, and the old copy stays.
     func saveWeatherCache(_ token: UInt64) {
         guard let pending = pendingResponse, pending.token == token else { return }
         pendingResponse = nil
-        if case .failure(let error) = pending.cache.save(in: stateDirectory, files: &files) {
-            dependencies.log(moment.now, .problem("weather cache not saved: \(error)"))
-        }
+        store.submit(.saveCache(pending.cache), now: moment.now)
+        receiveStore()
     }
 
     /// The cache written by the last run, decoded by the same decoder as a fetch.

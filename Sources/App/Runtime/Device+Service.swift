@@ -115,19 +115,47 @@ extension Device {
 
     // MARK: Store
 
-    /// Lets a degraded store retry when its backoff has run out, and tells the logic when the
-    /// store's content or health changed behind a commit's back.
+    /// Lets a degraded store retry when its backoff has run out, and takes what the writer
+    /// finished.
     func serviceStore() {
-        if case .file(let fileStore) = store { fileStore.retryIfDue() }
+        store.retryIfDue(now: moment.now)
+        receiveStore()
+    }
+
+    /// A healthy card syncs a commit in tens of milliseconds; one that has not answered in
+    /// this long is hanging (the status says so, the log says it once).
+    static var slowCard: Duration { .seconds(3) }
+
+    /// What the writer finished: refusals and failed cache writes, the store's new content and
+    /// health, and how many changes still wait for the card.
+    func receiveStore() {
+        store.receive(now: moment.now) { answer in
+            switch answer {
+            case .refused(let change, let error):
+                send(.refused(change, error))
+            case .cacheNotSaved(let error):
+                dependencies.log(moment.now, .problem("weather cache not saved: \(error)"))
+            }
+        }
         reportStoreIfChanged()
+        let slow = store.waitingSince.map { moment.now - $0 >= Self.slowCard } ?? false
+        let saving = StoreSaving(waiting: store.waiting, slow: slow)
+        guard saving != state.saving else { return }
+        if saving.slow, !state.saving.slow {
+            let n = saving.waiting
+            dependencies.log(
+                moment.now,
+                .problem("store: the card has not answered for \(Self.slowCard) (\(n) write\(n == 1 ? "" : "s") waiting); buttons and the panel keep working, the change shows once it is saved"))
+        } else if !saving.slow, state.saving.slow {
+            dependencies.log(moment.now, .text("store: the card answered again"))
+        }
+        send(.saving(saving))
     }
 
     /// Compared with what the logic holds, not with a copy of its own: the store's content
     /// (changes kept in memory while degraded included) and its health.
     func reportStoreIfChanged() {
-        let backing = store.store
-        let health = store.health
-        guard health != state.storeHealth || backing.state != state.store else { return }
-        send(.store(backing.state, health))
+        guard store.health != state.storeHealth || store.state != state.store else { return }
+        send(.store(store.state, store.health))
     }
 }

@@ -27,7 +27,8 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     public let location: LocationService<Serial, Clock>
     public internal(set) var inputs: Inputs
     public internal(set) var gestures: ButtonGestures
-    public let store: DeviceStore<Files, Clock>
+    /// The store and the weather cache, written off the loop (or inline in simulation).
+    public let store: StoreWriter<Files, Clock>
     /// Where the weather cache lives (the store's directory).
     public let stateDirectory: FilePath
     var files: Files
@@ -73,7 +74,7 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
 
     public init<Service: WeatherService>(
         options: DeviceOptions, clock: Clock, location: LocationService<Serial, Clock>, inputs: Inputs,
-        timing: [ButtonTiming], activeLow: [Bool], store: DeviceStore<Files, Clock>, stateDirectory: FilePath, files: Files,
+        timing: [ButtonTiming], activeLow: [Bool], store: StoreWriter<Files, Clock>, stateDirectory: FilePath, files: Files,
         display: DisplayUnit<Bus>, sensor: BME280<Bus>?, link: any WeatherLink, service: Service,
         dependencies: DeviceDependencies, seed: UInt64
     ) {
@@ -92,8 +93,7 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         self.link = link
         decodeCache = { $0.report(using: service) }
         self.dependencies = dependencies
-        let backing = store.store
-        state = AppState(options: options, store: backing.state, storeHealth: store.health, seed: seed)
+        state = AppState(options: options, store: store.state, storeHealth: store.health, seed: seed)
         effects.reserveCapacity(32)
         followUps.reserveCapacity(32)
         edges = .allocate(capacity: 64)
@@ -114,6 +114,21 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         }
         moment = Moment(now: clock.now(), wall: clock.wallTime(), source: .none)
         lossesReportedAt = moment.now
+    }
+
+    /// The device with a store whose writes run inline, inside the loop's turn (simulation
+    /// and tests: everything on the virtual clock).
+    public convenience init<Service: WeatherService>(
+        options: DeviceOptions, clock: Clock, location: LocationService<Serial, Clock>, inputs: Inputs,
+        timing: [ButtonTiming], activeLow: [Bool], store: DeviceStore<Files, Clock>, stateDirectory: FilePath, files: Files,
+        display: DisplayUnit<Bus>, sensor: BME280<Bus>?, link: any WeatherLink, service: Service,
+        dependencies: DeviceDependencies, seed: UInt64
+    ) {
+        self.init(
+            options: options, clock: clock, location: location, inputs: inputs, timing: timing, activeLow: activeLow,
+            store: StoreWriter(inline: store, directory: stateDirectory, files: files), stateDirectory: stateDirectory,
+            files: files, display: display, sensor: sensor, link: link, service: service, dependencies: dependencies,
+            seed: seed)
     }
 
     deinit { edges.deallocate() }
@@ -144,6 +159,7 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         var next = Instant.earliest(state.nextDeadline, location.nextDeadline)
         next = Instant.earliest(next, gestures.nextDeadline)
         next = Instant.earliest(next, store.nextRetry)
+        if !state.saving.slow, let since = store.waitingSince { next = Instant.earliest(next, since + Self.slowCard) }
         next = Instant.earliest(next, sensorDue)
         next = Instant.earliest(next, link.nextDelivery)
         if state.frameDirty {

@@ -135,7 +135,11 @@ public final class SimulatedBoard {
         device = Device(
             options: options, clock: clock, location: location, inputs: buttons,
             timing: board.buttons.map { ButtonTiming(debounce: $0.debounce, longPress: $0.longPressDuration) },
-            activeLow: board.buttons.map(\.activeLow), store: store, stateDirectory: setup.stateDirectory,
+            activeLow: board.buttons.map(\.activeLow),
+            store: setup.writesOffTheLoop
+                ? StoreWriter.threaded(store, directory: setup.stateDirectory, files: setup.disk, wake: {})
+                : StoreWriter(inline: store, directory: setup.stateDirectory, files: setup.disk),
+            stateDirectory: setup.stateDirectory,
             files: setup.disk, display: display, sensor: sensor, link: link, service: service,
             dependencies: DeviceDependencies(
                 systemClockSynchronised: synchronised, loadZone: setup.loadZone,

@@ -52,7 +52,7 @@ public struct SimulationReport {
         w.close()
         w.key("store"); w.open()
         w.key("health"); w.string(state.storeHealth.description)
-        w.key("sequence"); w.number(Int(device.store.store.sequence))
+        w.key("sequence"); w.number(Int(device.store.sequence))
         w.key("bytes_written"); w.number(board.setup.disk.bytesWritten)
         w.key("syncs"); w.number(
             board.setup.disk.count(of: .synchronizeData) + board.setup.disk.count(of: .synchronize)

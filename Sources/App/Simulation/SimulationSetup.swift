@@ -54,6 +54,10 @@ public struct SimulationSetup {
     public var stateDirectory: FilePath = "/state"
     /// Open the store for reading only (as `store show` does): every change is refused.
     public var readOnlyStore = false
+    /// Write the store on a thread of its own, as the daemon does, instead of inside the
+    /// loop's turn: for tests of a card that hangs (the writer's answers then arrive in real
+    /// time, not on the virtual clock).
+    public var writesOffTheLoop = false
     /// The kernel's GPIO event buffer: uAPI v1's, 16 edges per line, the newest dropped. The
     /// Linux binding uses uAPI v2 (one fifo of 16 × lines per request, the oldest dropped),
     /// which `.shared` models.

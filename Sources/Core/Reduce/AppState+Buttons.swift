@@ -24,7 +24,7 @@ extension AppState {
     }
 
     mutating func perform(_ action: ButtonAction, button: Int, _ moment: Moment, _ effects: inout [Effect]) {
-        var settings = store.settings
+        var settings = requestedSettings ?? store.settings
         switch action {
         case .cycleTemperatureUnit: settings.temperature = settings.temperature.next
         case .cycleUnits: settings.units = settings.units.next
@@ -50,6 +50,7 @@ extension AppState {
         }
         // One durable commit; the screen shows the new value once the store answers (`.store`),
         // and keeps the old one if it refuses (`.refused`).
+        requestedSettings = settings
         effects.append(.commit(.settings(settings)))
     }
 

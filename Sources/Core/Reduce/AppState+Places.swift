@@ -79,6 +79,7 @@ extension AppState {
         let settingsChanged = state.settings != store.settings
         let listChanged = state.locations != store.locations
         store = state
+        if saving.waiting == 0 { requestedSettings = nil }
         if health != storeHealth {
             effects.append(.log(health.isHealthy ? .text("store: ok") : .problem("store: \(health)")))
         }

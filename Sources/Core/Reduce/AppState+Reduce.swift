@@ -23,8 +23,12 @@ extension AppState {
             stored(state, health, moment, &effects)
         case .refused(let change, let error):
             refusal = error.description
+            requestedSettings = nil
             effects.append(.log(.problem("store refused \(Self.describe(change)): \(error)")))
             frameDirty = true
+        case .saving(let saving):
+            self.saving = saving
+            if saving.waiting == 0 { requestedSettings = nil }
         case .weatherRestored(let report, let validators):
             restore(report, validators, moment, &effects)
         case .weather(let token, let outcome):

@@ -16,6 +16,7 @@ struct StatusKey: Equatable {
     var weatherFetched: WallTime?
     var weatherFailure: WeatherError?
     var store: StoreHealth
+    var saving: StoreSaving
     var places: Int
     var refusal: String?
     var notice: String?
@@ -41,7 +42,7 @@ extension AppState {
         return StatusKey(
             gps: gps.kind, satellites: gps.satellites, threeD: gps.threeD, weatherKind: kind,
             weatherFetched: weather.state.value?.fetchedAt, weatherFailure: weather.state.failure, store: storeHealth,
-            places: store.locations.count, refusal: refusal, notice: notice, display: display, clock: clockSource,
+            saving: saving, places: store.locations.count, refusal: refusal, notice: notice, display: display, clock: clockSource,
             zone: zone.identifier, zoneSource: zoneSource, indoor: indoorProblem, droppedEdges: droppedEdges)
     }
 
@@ -96,6 +97,9 @@ extension AppState {
 
     private var storeLine: StatusLine {
         if let refusal { return StatusLine("Store", "refused: \(refusal)", isProblem: true) }
+        // A write that has not come back outranks the health: it is what the card does now.
+        if saving.slow { return StatusLine("Store", "card not answering", isProblem: true) }
+        if saving.waiting > 0, storeHealth.isHealthy { return StatusLine("Store", "saving…") }
         switch storeHealth {
         case .healthy:
             let n = store.locations.count

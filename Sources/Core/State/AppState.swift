@@ -18,6 +18,11 @@ public struct AppState {
     public internal(set) var storeHealth: StoreHealth
     /// Why the store refused the last change, until the next change it accepts.
     public internal(set) var refusal: String?
+    /// Changes on their way to the card.
+    public internal(set) var saving = StoreSaving.idle
+    /// The settings the last button asked for while the card has not answered yet: a second
+    /// press during a slow write cycles on from there, not from what the store last said.
+    var requestedSettings: Settings?
 
     // What is shown
     public internal(set) var shown: ShownPlace = .here

@@ -21,7 +21,7 @@ struct ButtonScenarioTests {
     func shortPresses(seed: UInt64) {
         let board = DeviceRig.make { $0.seed = seed }
         board.advance(by: .seconds(10))
-        let sequence = board.device.store.store.sequence
+        let sequence = board.device.store.sequence
         Self.press(board, 0)
         #expect(board.device.state.store.settings.temperature == .fahrenheit)
         DeviceRig.expectGlassAgrees(board)
@@ -29,7 +29,7 @@ struct ButtonScenarioTests {
         #expect(board.device.state.store.settings.units == .imperial)
         Self.press(board, 2)
         #expect(board.device.state.store.settings.time == .twelveHour)
-        #expect(board.device.store.store.sequence == sequence + 3, "bounce must never give two commits")
+        #expect(board.device.store.sequence == sequence + 3, "bounce must never give two commits")
         #expect(board.device.counters.gestures == 3)
         DeviceRig.expectGlassAgrees(board)
         // And back.
@@ -93,17 +93,17 @@ struct ButtonScenarioTests {
         Self.press(board, 2)  // remove it: gone from the list at once
         #expect(board.device.state.shown == .saved(locations[1].id))
         #expect(board.device.state.model.place.source == .saved(index: 1, count: 1))
-        #expect(board.device.store.store.state.locations.count == 2, "not committed during the undo window")
+        #expect(board.device.store.state.locations.count == 2, "not committed during the undo window")
         DeviceRig.expectGlassAgrees(board)
         Self.press(board, 2, hold: .milliseconds(1000))  // C long within 5 s: undo
         #expect(board.device.state.shown == .saved(locations[0].id))
         #expect(board.device.state.pendingRemoval == nil)
         board.advance(by: .seconds(10))
-        #expect(board.device.store.store.state.locations.count == 2, "an undone removal is never committed")
+        #expect(board.device.store.state.locations.count == 2, "an undone removal is never committed")
 
         Self.press(board, 2)  // remove again, and let the window pass
         board.advance(by: .seconds(6))
-        #expect(board.device.store.store.state.locations == [locations[1]])
+        #expect(board.device.store.state.locations == [locations[1]])
         disk.crash()
         let restarted = DeviceRig.make(disk: disk) { $0.board = config }
         #expect(restarted.device.state.store.locations == [locations[1]])

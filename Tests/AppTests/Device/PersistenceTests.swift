@@ -40,11 +40,11 @@ struct PersistenceTests {
             let disk = CrashableFileSystem()
             let board = DeviceRig.make(disk: disk) { $0.gps = .none }
             board.advance(by: .seconds(5))
-            let before = board.device.store.store.sequence
+            let before = board.device.store.sequence
             let operations = disk.operationCount
             disk.cutPower(afterOperations: k)
             ButtonScenarioTests.press(board, 1)
-            let acknowledged = board.device.store.store.sequence > before
+            let acknowledged = board.device.store.sequence > before
             let cutHappened = disk.operationCount - operations > k
             disk.crash()
             let restarted = DeviceRig.make(disk: disk) { $0.gps = .none }

@@ -33,7 +33,7 @@ struct SoakTests {
             case 8, 9: board.apply(.disk(.ok))
             default:
                 // A power cut on a copy of the medium now: everything acknowledged must be there.
-                let acknowledged = board.device.store.store.sequence
+                let acknowledged = board.device.store.sequence
                 let copy = disk.copy()
                 copy.crash()
                 let reopened = try FileStore(files: copy, clock: board.clock, configuration: FileStoreConfiguration(directory: "/state"))

@@ -75,14 +75,14 @@ struct SteadyStateAllocationTests {
         rig.advance(by: .seconds(1))
         rig.press(0)
         rig.advance(by: .seconds(1))
-        let sequence = rig.device.store.store.sequence
+        let sequence = rig.device.store.sequence
         Self.expectNone(
             countMallocs {
                 rig.press(0)
                 rig.advance(by: .seconds(1))
             }, "a press of A (°C ↔ °F), committed and drawn")
         // Run twice by countMallocs: °F, then °C again.
-        #expect(rig.device.store.store.sequence == sequence + 2)
+        #expect(rig.device.store.sequence == sequence + 2)
         #expect(rig.device.state.store.settings.temperature == .celsius)
     }
 }
