@@ -7,6 +7,9 @@ import Weather
 public enum Event: Sendable {
     /// The device has started: schedule everything, ask for the zone, draw the first frame.
     case start
+    /// The device is about to stop (SIGTERM) or be rebuilt (a reload): what waits on a timer
+    /// but was the user's request (a removal inside its undo window) is committed now.
+    case closing
     /// `AppState.nextDeadline` has passed (the minute, a fetch, the sensor, the orbit…).
     case tick
     /// A debounced button gesture.

@@ -215,6 +215,7 @@ public final class Daemon {
             log(.text("board file unchanged"), at: now)
         case .success(let config):
             notifier.send("RELOADING=1")
+            board.device.close()
             board.retire()
             board = DaemonBoard(config, context: context)
             boardSince = loop.clock.now()
@@ -229,6 +230,7 @@ public final class Daemon {
         notifier.send("STOPPING=1")
         let now = loop.clock.now()
         log(.text("stopping (\(reason))"), at: now)
+        board.device.close()
         // The writes still out, then one last try of what a degraded store kept in memory;
         // within the unit's TimeoutStopSec (5 s), so a hanging card gets 3 s and the panel the
         // rest. Whatever did not reach the card is named.

@@ -4,6 +4,13 @@ import Graphics
 import HAL
 
 extension Device {
+    /// Before a stop or a rebuild: the logic commits what it was only waiting to commit (a
+    /// place's removal inside its undo window). The writes go to the writer like any other.
+    public func close() {
+        readMoment()
+        send(.closing)
+    }
+
     /// Leaves the panel in a defined state when the device stops (the daemon's SIGTERM):
     /// switched off (the OLED's display-off command, an LCD cleared with its backlight off), or
     /// one last frame that says the device stopped. A panel that does not answer is left as it

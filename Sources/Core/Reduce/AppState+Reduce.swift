@@ -15,6 +15,12 @@ extension AppState {
             start(moment, &effects)
         case .tick:
             break
+        case .closing:
+            if let removal = pendingRemoval {
+                pendingRemoval = nil
+                effects.append(.log(.text("removing \(removal.location.name) now: the device is stopping inside the undo window")))
+                effects.append(.commit(.removeLocation(removal.location.id)))
+            }
         case .button(let gesture):
             button(gesture, moment, &effects)
         case .gps(let report):

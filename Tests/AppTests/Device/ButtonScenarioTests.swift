@@ -70,6 +70,32 @@ struct ButtonScenarioTests {
         #expect(DeviceRig.line(board, "Btn") == StatusLine("Btn", "no GPS fix to save", isProblem: true))
     }
 
+    @Test("a removal inside its undo window is committed when the device closes (SIGTERM, a reload), not forgotten")
+    func removalCommittedOnClose() throws {
+        let json = ReferenceBoard.json.replacing(
+            "\"press\": \"cycle-time-notation\"", with: "\"press\": \"remove-location\"")
+        guard case .success(let config) = BoardFile.check(Array(json.utf8)) else {
+            Issue.record("the modified board does not validate")
+            return
+        }
+        let disk = CrashableFileSystem()
+        let board = DeviceRig.make(disk: disk) { $0.board = config }
+        board.advance(by: .seconds(10))
+        Self.press(board, 1, hold: .milliseconds(1500))  // save a place
+        let saved = board.device.state.store.locations
+        #expect(saved.count == 1)
+        Self.press(board, 0, hold: .milliseconds(1500))  // show it
+        Self.press(board, 2)  // remove it: the undo window opens
+        #expect(board.device.state.pendingRemoval != nil)
+        #expect(board.device.store.state.locations.count == 1, "not committed during the undo window")
+        board.device.close()  // SIGTERM two seconds later
+        #expect(board.device.state.pendingRemoval == nil)
+        #expect(board.device.store.state.locations.isEmpty, "the user's removal was dropped on close")
+        disk.crash()
+        let restarted = DeviceRig.make(disk: disk) { $0.board = config }
+        #expect(restarted.device.state.store.locations.isEmpty)
+    }
+
     @Test("remove-location: the place disappears at once, a long press within 5 s keeps it, later it is gone for good")
     func removeAndUndo() throws {
         // The reference board with C's short press mapped to remove-location.

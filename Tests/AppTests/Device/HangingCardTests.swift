@@ -40,6 +40,16 @@ struct HangingCardTests {
         Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
     }
 
+    /// Lets the writer finish what the loop handed it so far (a weather cache save after the
+    /// first fetch): the writer runs in real time while the virtual clock jumps, so a job
+    /// handed over just before the gate closes would otherwise hang with the test's own.
+    static func settle(_ board: SimulatedBoard) {
+        waitFor("the writer to be idle") {
+            board.advance(by: .milliseconds(1))
+            return board.device.store.waiting == 0
+        }
+    }
+
     @Test("the writer thread: submit returns while the sync hangs; the answer and the wake-up come when it ends")
     func writerThread() throws {
         let disk = CrashableFileSystem()
@@ -80,6 +90,7 @@ struct HangingCardTests {
         #expect(board.device.store.isThreaded)
         let sequence = board.device.store.sequence
 
+        Self.settle(board)
         gate.open.store(false, ordering: .releasing)
         ButtonScenarioTests.press(board, 1)  // units: a commit whose sync hangs
         Self.waitFor("the writer to reach fdatasync") { gate.held.load(ordering: .relaxed) > 0 }
@@ -133,6 +144,7 @@ struct HangingCardTests {
         gate.attach(to: disk)
         board.advance(by: .seconds(10))
         let sequence = board.device.store.sequence
+        Self.settle(board)
         gate.open.store(false, ordering: .releasing)
         ButtonScenarioTests.press(board, 2)  // 24 h → 12 h
         Self.waitFor("the writer to reach fdatasync") { gate.held.load(ordering: .relaxed) > 0 }
