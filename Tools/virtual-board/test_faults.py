@@ -1,6 +1,7 @@
 """Faults at the far ends of the real kernel's subsystems, on each root: the I²C adapter
 unplugged and plugged back (vhci detach/attach), the SD card hanging under the state directory
-(device-mapper, `dmsetup suspend`), and the GPS at 115200 Bd and 10 Hz with every sentence a
+(device-mapper, `dmsetup suspend`), bad sectors under the store's files (device-mapper's
+`error` target: EIO for their data only), and the GPS at 115200 Bd and 10 Hz with every sentence a
 u-blox sends (for $VBOARD_GPS_MINUTES minutes, default 2; the closing note's 10-minute figure is
 the same test with 10), with the daemon's RSS and CPU over that run.
 """
@@ -107,6 +108,102 @@ def test_card_hangs_10s_change_written_after(faults):
     import json
     store = json.loads(b.vm.sh("/usr/local/bin/thunderstorm store show --dir %s" % STATE))
     assert store["settings"]["temperature"] == acknowledged, (store, line)
+    b.vm.sh("systemctl start thunderstorm")
+    d.wait_active()
+
+
+def store_sectors(b):
+    """The store files' data on the card as (first sector, sectors) runs, from the file system's
+    own map (FIEMAP through `filefrag -v -b512`: 512-byte units from the start of the device,
+    which is the card's sector 0 since its table maps /dev/vdb from 0). The files are filled
+    with zeros when made and written in place, so ext4 never moves these blocks."""
+    runs = []
+    for name in ("store.a", "store.b"):
+        out = b.vm.sh("filefrag -v -b512 %s/%s" % (STATE, name))
+        # " 0:   0..  127:   16896..  17023:  128:   last,eof"
+        found = re.findall(r"^\s*\d+:\s*\d+\.\.\s*\d+:\s*(\d+)\.\.\s*(\d+):\s*\d+:.*$", out, re.M)
+        assert found and "unwritten" not in out and "delalloc" not in out, out
+        runs += [(int(first), int(last) - int(first) + 1) for first, last in found]
+    return sorted(runs)
+
+
+def load_card_table(b, table):
+    b.vm.sh("dmsetup reload card <<'EOF'\n%s\nEOF\ndmsetup suspend card && dmsetup resume card" % table)
+
+
+def fail_sectors(b, runs):
+    """Bad sectors under the store: device-mapper's `error` target (dmsetup(8): every I/O to it
+    fails) over exactly `runs`, the rest of the card linear as before. Only the files' data
+    fails, never ext4's journal or metadata: a failed journal write aborts the journal and leaves
+    the file system read-only, a dead card and not this fault; a failed data write only warns
+    (Documentation/admin-guide/ext4.rst, data_err=ignore, the default)."""
+    size = int(b.vm.sh("blockdev --getsz /dev/vdb"))
+    lines, at = [], 0
+    for first, length in runs:
+        if first > at:
+            lines.append("%d %d linear /dev/vdb %d" % (at, first - at, at))
+        lines.append("%d %d error" % (first, length))
+        at = first + length
+    if at < size:
+        lines.append("%d %d linear /dev/vdb %d" % (at, size - at, at))
+    load_card_table(b, "\n".join(lines))
+    return size
+
+
+def test_card_returns_eio_change_kept_written_after(faults):
+    """Issue 22: the card returns EIO for the store's sectors. A setting pressed then is kept in
+    memory and reaches the glass, the service runs on, and once the sectors answer again a
+    retry (backoff 1, 2, 4 … s, a snapshot into the other file) writes it to the card."""
+    b, d = faults, faults.device
+    runs = store_sectors(b)
+    record(b.root, "eio_store_sectors", repr(runs))
+    props = d.show("NRestarts", "MainPID", "ActiveState")
+    dmesg_before = len(b.vm.sh("dmesg").splitlines())
+    before = d.journal_count()
+    size = fail_sectors(b, runs)
+    faulted = time.monotonic()
+    d.press("B", hold_ms=120, bounce=4)
+    _, line = d.wait_journal(r"settings: ", after=before, timeout=60)
+    units = line.split("settings: ", 1)[1].strip().split(", ")[1]
+    _, failed = d.wait_journal(r"store not saving \(.*\); 1 change kept in memory, retrying", after=before, timeout=60)
+    record(b.root, "eio_journal", failed.split("]: ", 1)[-1])
+    assert "I/O error" in failed, failed  # EIO, not EROFS: the file system is still writable
+    status = d.wait_status(r"Store not saving, 1 kept", timeout=30)
+    record(b.root, "eio_status", repr(status))
+    time.sleep(1.5)
+    shown = dev.texts(glass_now(b))
+    speed = {"imperial": "mph", "metric": "km/h"}[units]
+    assert any(speed in t for t in shown), (units, shown)
+    assert d.show("NRestarts", "MainPID", "ActiveState") == props, props
+    assert "rw" in b.vm.sh("findmnt -no OPTIONS /var/lib/private").split(","), "the card went read-only"
+    # The retry (a snapshot into the other file) fails under the fault too: the kernel has
+    # reported a failed write for each of the two files before the sectors answer again.
+    inodes = b.vm.sh("stat -c %%i %s/store.a %s/store.b" % (STATE, STATE)).split()
+    b.vm.wait_for(" && ".join("dmesg | tail -n +%d | grep -q 'I/O error .* inode %s '" % (dmesg_before + 1, i)
+                              for i in inodes), 30, what="a failed write to both store files")
+    # The sectors answer again.
+    load_card_table(b, "0 %d linear /dev/vdb 0" % size)
+    restored = time.monotonic()
+    d.wait_journal(r"store: ok", after=before, timeout=90)
+    record(b.root, "eio_written_after", "fault held %.1f s; store: ok %.1f s after the sectors answered"
+           % (restored - faulted, time.monotonic() - restored))
+    assert d.show("NRestarts", "MainPID", "ActiveState") == props, props
+    kernel = b.vm.sh("dmesg").splitlines()[dmesg_before:]
+    errors = [l for l in kernel if "I/O error" in l]
+    record(b.root, "eio_dmesg", repr(errors[:4]))
+    record(b.root, "eio_failed_writes", ", ".join("inode %s: %d" % (i, sum(" inode %s " % i in l for l in errors))
+                                                  for i in inodes))
+    dead = [l for l in kernel if re.search(r"EXT4-fs error|Remounting filesystem read-only|[Aa]borting journal|journal has aborted", l)]
+    assert not dead, dead
+    # On the card, not only in the page cache: with the cache dropped, `store show` reads the
+    # sectors themselves.
+    b.vm.sh("systemctl stop thunderstorm")
+    b.vm.sh("sync; echo 3 > /proc/sys/vm/drop_caches")
+    import json
+    store = json.loads(b.vm.sh("/usr/local/bin/thunderstorm store show --dir %s" % STATE))
+    assert store["settings"]["units"] == units and store["health"] == "store ok", (store, line)
+    check = b.vm.run("/usr/local/bin/thunderstorm store check --dir %s" % STATE)
+    assert check["rc"] == 0, check
     b.vm.sh("systemctl start thunderstorm")
     d.wait_active()
 
