@@ -81,9 +81,7 @@ public final class Daemon {
         boardSince = started
         stallAt = options.stallAfter.map { started + $0 }
         let config = try Self.readBoard(options.boardPath).mapError { Failure(code: $0.code, message: $0.lines.joined(separator: "\n")) }.get()
-        store = StoreWriter.threaded(
-            try Self.openStore(options.stateDirectory, clock: loop.clock), directory: options.stateDirectory,
-            files: HostFiles(), wake: loop.wakeSignal)
+        store = try Self.openStore(options.stateDirectory, clock: loop.clock, wake: loop.wakeSignal)
         let log: (Instant, LogLine) -> Void = { [unowned self] instant, line in self.log(line, at: instant) }
         let kernel = KernelClock()
         context = DaemonBoard.Context(
@@ -91,7 +89,14 @@ public final class Daemon {
             dependencies: DeviceDependencies(
                 systemClockSynchronised: { kernel.isSynchronised() }, loadZone: Self.hostZone, log: log),
             report: { [unowned self] text in self.log(.problem(text), at: self.loop.clock.now()) })
-        if let reason = store.fallbackReason { log(loop.clock.now(), .problem("store: \(reason); settings will not be saved")) }
+        if let (reason, reopening) = store.fallbackReason {
+            log(
+                loop.clock.now(),
+                .problem(
+                    reopening
+                        ? "store: \(reason); changes are kept in memory and saved once the card takes writes"
+                        : "store: \(reason); settings will not be saved"))
+        }
         log(loop.clock.now(), .text("starting: \(config.name) (\(options.boardPath)), state in \(options.stateDirectory)"))
         board = DaemonBoard(config, context: context)
     }
@@ -307,16 +312,21 @@ public final class Daemon {
         }
     }
 
-    /// The file store in `directory`. Another process holding it is fatal (two daemons would
-    /// fight over the panel); a store that cannot be opened for another reason (a read-only
-    /// card, damage on both files) leaves the device running on an in-memory store that says
-    /// why nothing is saved.
-    static func openStore(_ directory: FilePath, clock: LinuxClock<LiveSystemCalls>) throws(Failure) -> DeviceStore<HostFiles, LinuxClock<LiveSystemCalls>> {
-        do throws(StoreOpenError) {
-            return .file(try FileStore(files: HostFiles(), clock: clock, configuration: FileStoreConfiguration(directory: directory)))
-        } catch {
-            if case .locked = error { throw Failure(code: 75, message: "\(error)") }
-            return .memory(InMemoryStore(), reason: error.description)
+    /// The file store in `directory`, on its writer thread. Another process holding it is
+    /// fatal (two daemons would fight over the panel); a store that cannot be opened for another
+    /// reason (a full or read-only card, damage on both files) leaves the device running on an
+    /// in-memory store, which the writer replaces with the files once they open, if they can.
+    static func openStore(
+        _ directory: FilePath, clock: LinuxClock<LiveSystemCalls>, wake: @escaping @Sendable () -> Void
+    ) throws(Failure) -> StoreWriter<HostFiles, LinuxClock<LiveSystemCalls>> {
+        let opening = StoreOpening(files: HostFiles(), clock: clock, configuration: FileStoreConfiguration(directory: directory))
+        switch opening.start() {
+        case .opened(let store):
+            return .threaded(.file(store), directory: directory, files: HostFiles(), wake: wake)
+        case .inMemory(let store, let reason, let reopen):
+            return .threaded(.memory(store, reason: reason), directory: directory, files: HostFiles(), reopen: reopen, wake: wake)
+        case .locked(let error):
+            throw Failure(code: 75, message: "\(error)")
         }
     }
 

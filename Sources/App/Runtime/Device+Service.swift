@@ -135,6 +135,11 @@ extension Device {
                 send(.refused(change, error))
             case .cacheNotSaved(let error):
                 dependencies.log(moment.now, .problem("weather cache not saved: \(error)"))
+            case .reopened(let kept):
+                dependencies.log(
+                    moment.now, .text("store: opened the files at last; \(kept) change\(kept == 1 ? "" : "s") kept in memory saved"))
+            case .reopenAbandoned(let error):
+                dependencies.log(moment.now, .problem("store: \(error); changes stay in memory only"))
             }
         }
         reportStoreIfChanged()

@@ -31,6 +31,10 @@ public final class StoreWriter<Files: FileSystem, Clock: DeviceClock>: @unchecke
     public enum Answer {
         case refused(StoreChange, StoreError)
         case cacheNotSaved(WeatherCache.CacheError)
+        /// The files opened after the device started on memory; `kept` changes were committed.
+        case reopened(kept: Int)
+        /// Opening again cannot help any more (the files became unreadable): memory it stays.
+        case reopenAbandoned(StoreOpenError)
     }
 
     /// The store after the last finished job.
@@ -66,7 +70,9 @@ public final class StoreWriter<Files: FileSystem, Clock: DeviceClock>: @unchecke
     private var received: [Answer] = []
 
     // The writer's side.
-    private let backing: DeviceStore<Files, Clock>
+    private var backing: DeviceStore<Files, Clock>
+    /// While the device runs on memory because the files did not open at start.
+    private var reopen: StoreOpening<Files, Clock>.Reopen?
     private var files: Files
     private let directory: FilePath
     private var batch: [Job] = []
@@ -81,25 +87,33 @@ public final class StoreWriter<Files: FileSystem, Clock: DeviceClock>: @unchecke
     private static var room: Int { 16 }
 
     /// Jobs run inside `submit`, on the caller's thread.
-    public convenience init(inline store: DeviceStore<Files, Clock>, directory: FilePath, files: Files) {
-        self.init(store, directory: directory, files: files, wake: nil)
+    public convenience init(
+        inline store: DeviceStore<Files, Clock>, directory: FilePath, files: Files,
+        reopen: StoreOpening<Files, Clock>.Reopen? = nil
+    ) {
+        self.init(store, directory: directory, files: files, reopen: reopen, wake: nil)
     }
 
     /// Jobs run on a writer thread; `wake` is called from it after every batch.
     public static func threaded(
-        _ store: DeviceStore<Files, Clock>, directory: FilePath, files: Files, wake: @escaping @Sendable () -> Void
+        _ store: DeviceStore<Files, Clock>, directory: FilePath, files: Files,
+        reopen: StoreOpening<Files, Clock>.Reopen? = nil, wake: @escaping @Sendable () -> Void
     ) -> StoreWriter {
-        let writer = StoreWriter(store, directory: directory, files: files, wake: wake)
+        let writer = StoreWriter(store, directory: directory, files: files, reopen: reopen, wake: wake)
         writer.startThread()
         return writer
     }
 
-    private init(_ store: DeviceStore<Files, Clock>, directory: FilePath, files: Files, wake: (@Sendable () -> Void)?) {
+    private init(
+        _ store: DeviceStore<Files, Clock>, directory: FilePath, files: Files,
+        reopen: StoreOpening<Files, Clock>.Reopen?, wake: (@Sendable () -> Void)?
+    ) {
         backing = store
+        self.reopen = reopen
         self.files = files
         self.directory = directory
         self.wake = wake
-        let snapshot = Self.snapshot(of: store)
+        let snapshot = Self.snapshot(of: store, reopen: reopen)
         mailbox = Mailbox(snapshot: snapshot)
         state = snapshot.state
         health = snapshot.health
@@ -126,9 +140,10 @@ public final class StoreWriter<Files: FileSystem, Clock: DeviceClock>: @unchecke
     /// Whether jobs run on a thread of their own.
     public var isThreaded: Bool { thread != nil }
 
-    /// The in-memory store the device fell back to, with the reason; nil for the file store.
-    public var fallbackReason: String? {
-        if case .memory(_, let reason) = backing { return reason }
+    /// The in-memory store the device started on, with the reason; nil for the file store.
+    /// Read it before the first job: afterwards the writer may have opened the files.
+    public var fallbackReason: (reason: String, reopening: Bool)? {
+        if case .memory(_, let reason) = backing { return (reason, reopen != nil) }
         return nil
     }
 
@@ -241,14 +256,23 @@ public final class StoreWriter<Files: FileSystem, Clock: DeviceClock>: @unchecke
         switch job {
         case .commit(let change):
             do throws(StoreError) {
-                _ = try backing.store.commit(change)
+                let outcome = try backing.store.commit(change)
+                if reopen != nil, outcome != .unchanged { reopen!.unsaved.append(change) }
             } catch {
                 batchAnswers.append(.refused(change, error))
             }
         case .retry:
-            if case .file(let store) = backing { store.retryIfDue() }
+            if let due = reopen?.nextAttempt {
+                if reopen!.opening.clock.now() >= due { openAgain() }
+            } else if case .file(let store) = backing {
+                store.retryIfDue()
+            }
         case .retryNow:
-            if case .file(let store) = backing { store.retry() }
+            if reopen != nil {
+                openAgain()
+            } else if case .file(let store) = backing {
+                store.retry()
+            }
         case .saveCache(let cache):
             if case .failure(let error) = cache.save(in: directory, files: &files) {
                 batchAnswers.append(.cacheNotSaved(error))
@@ -256,9 +280,34 @@ public final class StoreWriter<Files: FileSystem, Clock: DeviceClock>: @unchecke
         }
     }
 
+    /// Opens the files the device could not open at start; on success commits the changes
+    /// kept in memory meanwhile, in order, and writes to the files from then on.
+    private func openAgain() {
+        guard var pending = reopen else { return }
+        switch pending.opening.open() {
+        case .success(let file):
+            for change in pending.unsaved {
+                do throws(StoreError) {
+                    _ = try file.commit(change)
+                } catch {
+                    batchAnswers.append(.refused(change, error))
+                }
+            }
+            backing = .file(file)
+            reopen = nil
+            batchAnswers.append(.reopened(kept: pending.unsaved.count))
+        case .failure(.io(let error, _, _)):
+            pending.failed(error, now: pending.opening.clock.now())
+            reopen = pending
+        case .failure(let error):
+            reopen = nil
+            batchAnswers.append(.reopenAbandoned(error))
+        }
+    }
+
     /// Publishes the store's content after `count` jobs and their answers.
     private func finishBatch(count: Int) {
-        let snapshot = Self.snapshot(of: backing)
+        let snapshot = Self.snapshot(of: backing, reopen: reopen)
         pthread_mutex_lock(lock)
         mailbox.snapshot = snapshot
         mailbox.finished += count
@@ -268,9 +317,16 @@ public final class StoreWriter<Files: FileSystem, Clock: DeviceClock>: @unchecke
         batchAnswers.removeAll(keepingCapacity: true)
     }
 
-    private static func snapshot(of store: DeviceStore<Files, Clock>) -> Snapshot {
+    /// A device on memory that will try the files again is degraded, not read-only: its
+    /// changes are kept and will be written.
+    private static func snapshot(of store: DeviceStore<Files, Clock>, reopen: StoreOpening<Files, Clock>.Reopen?) -> Snapshot {
         let backing = store.store
-        return Snapshot(state: backing.state, health: store.health, sequence: backing.sequence, nextRetry: store.nextRetry)
+        guard let reopen else {
+            return Snapshot(state: backing.state, health: store.health, sequence: backing.sequence, nextRetry: store.nextRetry)
+        }
+        return Snapshot(
+            state: backing.state, health: .degraded(reopen.failure, pendingChanges: reopen.unsaved.count),
+            sequence: 0, nextRetry: reopen.nextAttempt)
     }
 }
 

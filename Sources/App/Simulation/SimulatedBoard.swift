@@ -96,14 +96,18 @@ public final class SimulatedBoard {
             devices: serial, clock: clock, configuration: .init(path: FilePath(board.gps.device), baudRate: baud))
 
         // Store
+        // As the daemon opens it: a store that cannot be opened at start is opened again later.
         let store: DeviceStore<CrashableFileSystem, VirtualClock>
-        do {
-            store = .file(
-                try FileStore(
-                    files: setup.disk, clock: clock,
-                    configuration: FileStoreConfiguration(directory: setup.stateDirectory, readOnly: setup.readOnlyStore)))
-        } catch {
-            store = .memory(InMemoryStore(), reason: error.description)
+        var reopen: StoreOpening<CrashableFileSystem, VirtualClock>.Reopen?
+        let opening = StoreOpening(
+            files: setup.disk, clock: clock,
+            configuration: FileStoreConfiguration(directory: setup.stateDirectory, readOnly: setup.readOnlyStore))
+        switch opening.start() {
+        case .opened(let opened): store = .file(opened)
+        case .inMemory(let memory, let reason, let again):
+            store = .memory(memory, reason: reason)
+            reopen = again
+        case .locked(let error): store = .memory(InMemoryStore(), reason: error.description)
         }
 
         // Weather
@@ -137,8 +141,8 @@ public final class SimulatedBoard {
             timing: board.buttons.map { ButtonTiming(debounce: $0.debounce, longPress: $0.longPressDuration) },
             activeLow: board.buttons.map(\.activeLow),
             store: setup.writesOffTheLoop
-                ? StoreWriter.threaded(store, directory: setup.stateDirectory, files: setup.disk, wake: {})
-                : StoreWriter(inline: store, directory: setup.stateDirectory, files: setup.disk),
+                ? StoreWriter.threaded(store, directory: setup.stateDirectory, files: setup.disk, reopen: reopen, wake: {})
+                : StoreWriter(inline: store, directory: setup.stateDirectory, files: setup.disk, reopen: reopen),
             stateDirectory: setup.stateDirectory,
             files: setup.disk, display: display, sensor: sensor, link: link, service: service,
             dependencies: DeviceDependencies(

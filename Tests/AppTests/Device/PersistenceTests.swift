@@ -92,6 +92,55 @@ struct PersistenceTests {
         disk.crash()
         #expect(DeviceRig.make(disk: disk).device.state.store.settings.temperature == .fahrenheit)
     }
+
+    /// Issue 24 item 1: a card full at boot cost every change until the next restart (the
+    /// device ran on memory for good and said "read-only").
+    @Test("a card full at start: changes are kept in memory, the files open once there is room, and the changes are saved")
+    func fullAtStartThenRoom() {
+        let disk = CrashableFileSystem(capacity: 4096)  // room for the directory, not for 2 × 64 KiB
+        var lines: [String] = []
+        let board = DeviceRig.make(disk: disk)
+        board.onLog = { _, text in lines.append(text) }
+        board.advance(by: .seconds(10))
+        #expect(DeviceRig.line(board, "Store") == StatusLine("Store", "not saving, 0 kept", isProblem: true))
+        ButtonScenarioTests.press(board, 0)
+        ButtonScenarioTests.press(board, 1)
+        #expect(board.device.state.store.settings.temperature == .fahrenheit, "kept in memory")
+        #expect(DeviceRig.line(board, "Store") == StatusLine("Store", "not saving, 2 kept", isProblem: true))
+        DeviceRig.expectGlassAgrees(board)
+
+        disk.capacity = nil  // room again (a log rotated away)
+        board.advance(by: .seconds(400))  // the backoff reaches at most 300 s
+        #expect(board.device.state.storeHealth == .healthy)
+        #expect(lines.contains("store: opened the files at last; 2 changes kept in memory saved"), "\(lines)")
+        #expect(board.device.store.sequence == 2)
+        ButtonScenarioTests.press(board, 2)  // and a change after that goes straight to the files
+        #expect(board.device.store.sequence == 3)
+        disk.crash()
+        let restarted = DeviceRig.make(disk: disk)
+        let settings = restarted.device.state.store.settings
+        #expect(settings.temperature == .fahrenheit && settings.units == .imperial && settings.time == .twelveHour)
+    }
+
+    @Test("a card read-only at start keeps the user's saved settings on screen, and the change made meanwhile builds on them")
+    func readOnlyAtStartKeepsSettings() {
+        let disk = CrashableFileSystem()
+        let first = DeviceRig.make(disk: disk)
+        first.advance(by: .seconds(5))
+        ButtonScenarioTests.press(first, 1)  // imperial, saved
+        disk.crash()
+        disk.isReadOnly = true  // the kernel remounted the card read-only
+        let board = DeviceRig.make(disk: disk)
+        board.advance(by: .seconds(5))
+        #expect(board.device.state.store.settings.units == .imperial, "the files still read")
+        ButtonScenarioTests.press(board, 0)
+        disk.isReadOnly = false
+        board.advance(by: .seconds(400))
+        #expect(board.device.state.storeHealth == .healthy)
+        disk.crash()
+        let settings = DeviceRig.make(disk: disk).device.state.store.settings
+        #expect(settings.units == .imperial && settings.temperature == .fahrenheit)
+    }
 }
 
 /// Issue 13 item 4: the weather cache on the medium, read back at start.
