@@ -49,7 +49,48 @@ extension BoardValidator {
             report(path, "\"\(text)\" is not a plain address: a host (and port) after \(scheme), in ASCII without spaces, query or fragment")
             return nil
         }
+        if let problem = Self.authorityProblem(rest.prefix { $0 != "/" }) {
+            report(path, "\"\(text)\" cannot be requested: \(problem)")
+            return nil
+        }
         return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
+    /// What the HTTP client would refuse in the authority (host and port, RFC 3986 §3.2), so the
+    /// file is refused here instead of every fetch failing later as a "network" error: user
+    /// information, an unclosed or malformed "[IPv6]", a host of other characters than a
+    /// reg-name's or an IPv4 address's (§3.2.2; an internationalised name as its "xn--" A-label),
+    /// a port that is not digits or not a TCP port 1–65535 (§3.2.3; RFC 9293 §3.1, port 0 is
+    /// reserved). An empty port is the scheme's default one (§3.2.3).
+    static func authorityProblem(_ authority: Substring) -> String? {
+        if authority.contains("@") { return "user information (\"…@\") is not supported; give only the host and port" }
+        var host = authority
+        var port: Substring = ""
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return "the IPv6 address has no closing \"]\"" }
+            let after = authority[authority.index(after: close)...]
+            guard after.isEmpty || after.hasPrefix(":") else { return "only \":port\" may follow the IPv6 address's \"]\"" }
+            port = after.dropFirst()
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let hex = host.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." }
+            guard !host.isEmpty, hex, host.contains(":") else { return "\"[\(host)]\" is not an IPv6 address" }
+        } else {
+            if let colon = authority.firstIndex(of: ":") {
+                host = authority[..<colon]
+                port = authority[authority.index(after: colon)...]
+            }
+            guard !host.isEmpty else { return "there is no host before the port" }
+            let hostName = host.unicodeScalars.allSatisfy {
+                ("0"..."9").contains($0) || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || $0 == "-" || $0 == "." || $0 == "_"
+            }
+            guard hostName else { return "the host \"\(host)\" has characters a host name cannot have (ASCII letters, digits, \"-\", \".\")" }
+        }
+        guard !port.isEmpty else { return nil }
+        guard port.allSatisfy({ ("0"..."9").contains($0) }) else { return "the port \"\(port)\" is not a number" }
+        guard let number = Int(port), (1...65535).contains(number) else {
+            return "the port \(port) is out of range; a TCP port is 1 to 65535, e.g. 8089"
+        }
+        return nil
     }
 }
 

@@ -127,4 +127,38 @@ struct BoardTwinAndWeatherTests {
         let typo = V.problems(board(#"{ "baseUrl": "https://example.org" }"#))
         #expect(typo.contains { $0.path == "weather.baseUrl" && $0.message.contains(#"did you mean "baseURL""#) }, "\(typo)")
     }
+
+    static func weatherBoard(baseURL: String) -> String {
+        Self.edited([(#"  "defaultLocation""#, "  \"weather\": { \"baseURL\": \"\(baseURL)\" },\n  \"defaultLocation\"")])
+    }
+
+    /// Issue 24: `http://127.0.0.1:99999` passed `board check`, and then every fetch failed as a
+    /// "network" error. An address the HTTP client can never request is one problem here.
+    @Test("weather.baseURL: an address the client cannot request is refused, with the reason", arguments: [
+        ("http://127.0.0.1:99999", "the port 99999 is out of range; a TCP port is 1 to 65535"),
+        ("http://127.0.0.1:0", "the port 0 is out of range"),
+        ("https://example.org:123456789012345678901234/", "is out of range"),
+        ("http://127.0.0.1:80a", #"the port "80a" is not a number"#),
+        ("https://me:secret@example.org", "user information"),
+        ("http://[::1", #"no closing "]""#),
+        ("http://[::1]8080", #"only ":port" may follow"#),
+        ("http://[zz]:8080", #""[zz]" is not an IPv6 address"#),
+        ("http://:8080", "no host before the port"),
+        ("http://exa!mple.org", "characters a host name cannot have"),
+    ])
+    func testWeather_BaseURL_Unusable_Fails(url: String, reason: String) {
+        let found = V.problems(Self.weatherBoard(baseURL: url))
+        #expect(found.map(\.path) == ["weather.baseURL"], "\(found)")
+        #expect(found.first?.message.hasPrefix("\"\(url)\" cannot be requested: ") == true, "\(found)")
+        #expect(found.first?.message.contains(reason) == true, "\(found)")
+    }
+
+    @Test("weather.baseURL: ports 1 and 65535, an empty port, an IPv6 literal and a path prefix are fine", arguments: [
+        ("http://127.0.0.1:65535", "http://127.0.0.1:65535"), ("http://127.0.0.1:1/", "http://127.0.0.1:1"),
+        ("https://example.org:/", "https://example.org:"), ("http://[::1]:8089/", "http://[::1]:8089"),
+        ("https://mirror.example.org/open-meteo", "https://mirror.example.org/open-meteo"),
+    ])
+    func testWeather_BaseURL_Usable(url: String, kept: String) throws {
+        #expect(try Self.config(Self.weatherBoard(baseURL: url)).weather.baseURL == kept)
+    }
 }
