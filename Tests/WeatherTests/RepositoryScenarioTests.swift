@@ -130,6 +130,30 @@ struct RepositoryScenarioTests {
         }
     }
 
+    /// Issue 24: the line read `rate-limiting this device (HTTP 429): ; next try in 120 s (next
+    /// try in 129 s)`: an empty reason, and the wait asked for beside the one really taken.
+    @Test("a 429 is one clean log line: no empty reason, one \"next try\" with the delay really taken")
+    func testRateLimited_LogLine_OneNextTry() throws {
+        var rig = Self.rig(.response(HTTPResponse(
+            status: 429, headers: [HTTPHeader("Retry-After", "120")], body: Array(#"{"error":true}"#.utf8))))
+        rig.run(until: rig.clock.now(), position: Bodies.berlin)
+        let next = try #require(rig.repository.nextAttempt)
+        let delay = (next - rig.clock.now()).components.seconds
+        #expect((120...144).contains(delay), "\(delay)")
+        #expect(rig.log == ["weather: the weather service is rate-limiting this device (HTTP 429) (next try in \(delay) s)"])
+
+        var worded = Self.rig(.response(Bodies.status(429, #"{"error":true,"reason":"Minutely API request limit exceeded. Please try again in one minute."}"#)))
+        worded.run(until: worded.clock.now(), position: Bodies.berlin)
+        let wait = try #require(worded.repository.nextAttempt) - worded.clock.now()
+        #expect(worded.log == [
+            "weather: the weather service is rate-limiting this device (HTTP 429): Minutely API request limit exceeded."
+                + " Please try again in one minute. (next try in \(wait.components.seconds) s)"
+        ])
+        // Without a repository (`thunderstorm weather`), the service's own wait is the next try.
+        #expect(WeatherError.rateLimited(reason: " ", wait: .duration(.seconds(120))).description
+            == "the weather service is rate-limiting this device (HTTP 429); next try in 120 s")
+    }
+
     @Test("a server-given wait is capped at 24 h: a huge Retry-After neither retries at once nor silences the device",
           arguments: ["9223372036854775807", "99999999999", "Fri, 31 Dec 9999 23:59:59 GMT", "Sat, 01 Jan 2280 00:00:00 GMT"])
     func retryAfterCapped(header: String) throws {

@@ -26,6 +26,24 @@ public enum WeatherError: Error, Sendable, Equatable, CustomStringConvertible {
     /// reason is cut (the fuzzer found a key with an escaped newline in it).
     public var description: String { WeatherError.oneLine(rawDescription, limit: 300) }
 
+    /// The line without the wait a 429 asks for, for a caller that says when it really tries
+    /// again: the repository waits longer than asked (its jitter) and names that delay itself,
+    /// so its line has one "next try" and the right number. Every other error reads as
+    /// `description`.
+    public var cause: String {
+        guard case .rateLimited(let reason, _) = self else { return description }
+        return WeatherError.oneLine(Self.rateLimiting(reason), limit: 300)
+    }
+
+    private static func rateLimiting(_ reason: String) -> String {
+        "the weather service is rate-limiting this device (HTTP 429)\(colon(reason))"
+    }
+
+    /// ": reason", or nothing when the service gave none (a 429 with only `Retry-After`).
+    private static func colon(_ reason: String) -> String {
+        reason.allSatisfy(\.isWhitespace) ? "" : ": \(reason)"
+    }
+
     private var rawDescription: String {
         switch self {
         case .badRequest(let status, let reason):
@@ -33,9 +51,9 @@ public enum WeatherError: Error, Sendable, Equatable, CustomStringConvertible {
         case .forbidden(let reason):
             "the weather service forbids access (HTTP 403): \(reason); set a User-Agent with a contact address"
         case .rateLimited(let reason, let wait):
-            "the weather service is rate-limiting this device (HTTP 429): \(reason); next try \(wait)"
+            "\(Self.rateLimiting(reason)); next try \(wait)"
         case .serverError(let status, let reason):
-            "the weather service is unavailable (HTTP \(status))\(reason.isEmpty ? "" : ": \(reason)"); retrying with backoff"
+            "the weather service is unavailable (HTTP \(status))\(Self.colon(reason)); retrying with backoff"
         case .unexpectedStatus(let status):
             "the weather service answered HTTP \(status), which it never documents (a captive portal or proxy?)"
         case .transport(let error):

@@ -110,7 +110,7 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
             consecutiveFailures += 1
             nextAttempt = failureDelay(error, wallNow: wallNow).map { now + $0 }
             let when = nextAttempt.map { "next try in \(($0 - now).components.seconds) s" } ?? "not retrying until the configuration changes"
-            return [.log("weather: \(error.description) (\(when))")]
+            return [.log("weather: \(error.cause) (\(when))")]
         }
     }
 
