@@ -71,6 +71,13 @@ public struct GPSConfig: Sendable, Equatable {
         self.baud = baud
         self.simulated = simulated
     }
+
+    /// What the device attaches the receiver at and every GPS status and log line names: the
+    /// tty, or for the twin `simulatedReceiver`, so that no line points at a `/dev` path that
+    /// nothing reads (issue 24: a simulated GPS was reported as /dev/serial0).
+    public var receiver: String { simulated ? Self.simulatedReceiver : device }
+
+    public static let simulatedReceiver = "the simulated receiver"
 }
 
 /// A fixed rate, or `auto`: the location service tries each rate until NMEA sentences with

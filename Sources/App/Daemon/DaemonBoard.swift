@@ -112,7 +112,7 @@ public final class DaemonBoard {
         let serial: BoardSerial
         if board.gps.simulated {
             let devices = SimulatedSerialDevices(clock: clock)
-            twins.receiver = devices.attach(FilePath(board.gps.device), baudRate: baud)
+            twins.receiver = devices.attach(FilePath(board.gps.receiver), baudRate: baud)
             twins.drive = GPSDrive.builtIn(
                 latitude: board.defaultLocation.latitude, longitude: board.defaultLocation.longitude,
                 startTime: clock.wallTime(), start: now)
@@ -121,7 +121,7 @@ public final class DaemonBoard {
             serial = .kernel(LinuxSerialDevices())
         }
         let location = LocationService(
-            devices: serial, clock: context.clock, configuration: .init(path: FilePath(board.gps.device), baudRate: baud))
+            devices: serial, clock: context.clock, configuration: .init(path: FilePath(board.gps.receiver), baudRate: baud))
 
         self.twins = twins
 
