@@ -15,6 +15,16 @@ struct PendingChange: Sendable {
         /// A name change whose directory was synced.
         case done
 
+        /// The inode the change is about: it must outlive the change (a crash may apply it).
+        var inode: Int? {
+            switch self {
+            case .write(let inode, _, _), .resize(let inode, _), .link(_, _, let inode), .unlink(_, _, let inode):
+                inode
+            case .rename(_, _, _, _, let inode, _, _): inode
+            case .done: nil
+            }
+        }
+
         /// The inode whose data a write or resize changes.
         var dataInode: Int? {
             switch self {

@@ -13,6 +13,23 @@ extension CrashableFileSystem {
             pending[index].change.markDurable(directory: directory)
         }
         pending.removeAll { $0.change.isDurable }
+        reclaim()
+    }
+
+    /// Frees inodes nothing can reach again, as the kernel frees an inode whose last link and
+    /// last descriptor are gone: named in neither tree, open nowhere, and in no change a crash
+    /// could still apply. Without it every weather-cache rewrite (temporary file, rename over
+    /// the old one) kept the old copy for the life of the simulation: about 250 KB a simulated
+    /// day, which a year's soak would take for the device's own growth.
+    func reclaim() {
+        let named = live.reachable().union(durable.reachable())
+        var keep = named
+        for open in handles.values { keep.insert(open.inode) }
+        for change in pending { if let inode = change.change.inode { keep.insert(inode) } }
+        guard live.nodes.count > keep.count || durable.nodes.count > keep.count else { return }
+        live.nodes = live.nodes.filter { keep.contains($0.key) }
+        durable.nodes = durable.nodes.filter { keep.contains($0.key) }
+        for inode in dirtyPages.keys where !keep.contains(inode) { dirtyPages[inode] = nil }
     }
 
     public func rename(_ source: FilePath, to destination: FilePath) throws(FileSystemError) {

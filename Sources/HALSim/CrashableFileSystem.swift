@@ -65,6 +65,9 @@ public final class CrashableFileSystem: FileSystem {
 
     public init(capacity: Int? = nil) { self.capacity = capacity }
 
+    /// Inodes held in memory, live or durable (for tests that the simulation does not grow).
+    public var inodeCount: Int { Set(live.nodes.keys).union(durable.nodes.keys).count }
+
     // MARK: Files
 
     public func open(_ path: FilePath, _ mode: FileOpenMode) throws(FileSystemError) -> FileHandle {
@@ -90,6 +93,7 @@ public final class CrashableFileSystem: FileSystem {
         tick(.close)
         guard let open = handles.removeValue(forKey: file.rawValue) else { return }
         if locks[open.inode] == file.rawValue { locks[open.inode] = nil }
+        reclaim()
     }
 
     public func read(_ file: FileHandle, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)

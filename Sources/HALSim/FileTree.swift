@@ -88,6 +88,12 @@ struct FileTree: Sendable {
 
     /// Drops inodes no name reaches (what fsck or the orphan list does after a crash).
     mutating func collectGarbage() {
+        let reachable = reachable()
+        nodes = nodes.filter { reachable.contains($0.key) }
+    }
+
+    /// The inodes some name reaches from the root.
+    func reachable() -> Set<Int> {
         var reachable: Set<Int> = [FileTree.root]
         var queue = [FileTree.root]
         while let next = queue.popLast() {
@@ -95,7 +101,7 @@ struct FileTree: Sendable {
                 queue.append(child)
             }
         }
-        nodes = nodes.filter { reachable.contains($0.key) }
+        return reachable
     }
 
     /// Every reachable file (path → contents) and directory, for assertions.

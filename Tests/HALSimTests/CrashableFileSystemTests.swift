@@ -19,6 +19,36 @@ import Testing
         return Array(buffer[..<n])
     }
 
+    /// Issue 24 (flat memory): the weather cache is rewritten hourly by temporary file and
+    /// rename; each replaced copy must be freed once nothing can bring it back, or a year's
+    /// soak measures the simulated disk instead of the device.
+    @Test func testFS_ReplacedFiles_Freed_CrashStillSafe() throws {
+        var fs = CrashableFileSystem()
+        try fs.createDirectory("/state")
+        try fs.synchronizeDirectory("/")
+        try fs.replace("weather.cache", in: "/state", with: old)
+        let settled = fs.inodeCount
+        for round in 0..<500 {
+            try fs.replace("weather.cache", in: "/state", with: round % 2 == 0 ? new : old)
+        }
+        #expect(fs.inodeCount == settled, "replaced copies are kept: \(fs.inodeCount) inodes, \(settled) at the start")
+        // An unlinked file that is still open keeps its data until it is closed.
+        let file = try fs.open("/state/weather.cache", .readOnly)
+        try fs.unlink("/state/weather.cache")
+        try fs.synchronizeDirectory("/state")
+        #expect(try read(fs, file, count: 1000) == old)
+        fs.close(file)
+        #expect(fs.inodeCount == settled - 1)
+        // A synced file whose name is not durable yet survives a crash that applies the link.
+        let created = try fs.open("/state/new", FileOpenMode(writable: true, create: true))
+        try write(fs, created, new)
+        try fs.synchronize(created)
+        fs.close(created)
+        try fs.synchronizeDirectory("/state")
+        fs.crash()
+        #expect(fs.contents(of: "/state/new") == new)
+    }
+
     @Test func testFS_UnsyncedWrite_LostInCrash_SyncedKept() throws {
         let fs = CrashableFileSystem()
         fs.seedFile("/store.a", contents: old)
