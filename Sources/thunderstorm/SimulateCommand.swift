@@ -97,8 +97,15 @@ struct SimulateCommand: ParsableCommand {
         if verbose { board.onLog = { seconds, text in printError("[\(decimalText(seconds, places: 1))] \(text)") } }
         if i2cLog != nil { board.bus.isLogging = true }
         board.start()
-        let cut = board.run(script, duration: .nanoseconds(Int64((duration ?? 0) * 1e9)))
-        let json = SimulationReport(board: board, endedByPowerCut: cut).json
+        // The process at the end of each simulated day: a soak's memory and descriptors
+        // (scripts/soak.py), one read of /proc per day, nothing in between.
+        var daily: [ProcessSample] = []
+        let cut = board.run(script, duration: .nanoseconds(Int64((duration ?? 0) * 1e9)), every: .seconds(86_400)) { day in
+            daily.append(.now(day: day))
+        }
+        var summary = SimulationReport(board: board, endedByPowerCut: cut)
+        summary.daily = daily
+        let json = summary.json
         if let report {
             try SnapshotFiles.write(Array((json + "\n").utf8), to: report, command: "simulate")
         } else {

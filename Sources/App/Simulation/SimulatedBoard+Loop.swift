@@ -102,10 +102,24 @@ extension SimulatedBoard {
 
     /// Runs `script` from the start for `duration` of virtual time; stops early at a power cut.
     /// Returns whether the run ended by a power cut.
+    /// `checkpoint` is called after every whole `every` of virtual time (with its number from
+    /// 1), before any step at the same instant: the soak samples the process's memory there.
     @discardableResult
-    public func run(_ script: SimulationScript, duration: Duration) -> Bool {
+    public func run(
+        _ script: SimulationScript, duration: Duration, every: Duration? = nil, checkpoint: (Int) -> Void = { _ in }
+    ) -> Bool {
         let end = startInstant + duration
+        var count = 0
+        func checkpoints(until instant: Instant) {
+            guard let every, every > .zero else { return }
+            while startInstant + every * (count + 1) <= instant {
+                count += 1
+                advance(to: startInstant + every * count)
+                checkpoint(count)
+            }
+        }
         for step in script.steps where startInstant + step.at <= end {
+            checkpoints(until: startInstant + step.at)
             advance(to: startInstant + step.at)
             if case .powerCut = step.action {
                 apply(step.action)
@@ -113,6 +127,7 @@ extension SimulatedBoard {
             }
             apply(step.action)
         }
+        checkpoints(until: end)
         advance(to: end)
         return false
     }

@@ -11,6 +11,8 @@ import Weather
 public struct SimulationReport {
     public var board: SimulatedBoard
     public var endedByPowerCut: Bool
+    /// The process at the end of each simulated day (the soak's figures).
+    public var daily: [ProcessSample] = []
 
     public init(board: SimulatedBoard, endedByPowerCut: Bool) {
         self.board = board
@@ -94,6 +96,15 @@ public struct SimulationReport {
         w.key("wakeups_per_second"); w.number(seconds > 0 ? Double(device.counters.wakeups) / seconds : 0, places: 3)
         w.key("cpu_seconds"); w.number(Self.cpuSeconds(), places: 3)
         w.key("device_cpu_seconds"); w.number(Double(board.deviceCPUNanoseconds) / 1e9, places: 3)
+        w.key("daily"); w.openArray()
+        for sample in daily {
+            w.element(); w.open()
+            w.key("day"); w.number(sample.day)
+            w.key("rss_kb"); w.number(sample.residentKilobytes)
+            w.key("descriptors"); w.number(sample.descriptors)
+            w.close()
+        }
+        w.closeArray()
         w.key("timeline"); w.openArray()
         for entry in board.timeline {
             w.element(); w.open()
@@ -121,6 +132,41 @@ public struct SimulationReport {
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+}
+
+/// What the process holds at one moment of a run: resident memory and open descriptors.
+public struct ProcessSample: Sendable, Equatable {
+    public var day: Int
+    public var residentKilobytes: Int
+    public var descriptors: Int
+
+    /// This process now, from /proc/self/statm (resident pages) and /proc/self/fd.
+    public static func now(day: Int) -> ProcessSample {
+        ProcessSample(day: day, residentKilobytes: residentKilobytes(), descriptors: descriptors())
+    }
+
+    static func residentKilobytes() -> Int {
+        let file = open("/proc/self/statm", O_RDONLY)
+        guard file >= 0 else { return -1 }
+        defer { close(file) }
+        var bytes = [UInt8](repeating: 0, count: 128)
+        let n = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+        guard n > 0 else { return -1 }
+        // "size resident shared …" in pages.
+        let fields = bytes[..<n].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return -1 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    }
+
+    static func descriptors() -> Int {
+        guard let directory = opendir("/proc/self/fd") else { return -1 }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            if entry.pointee.d_name.0 != UInt8(ascii: ".") { count += 1 }
+        }
+        return count - 1  // the descriptor opendir holds
     }
 }
 
