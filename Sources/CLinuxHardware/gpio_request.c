@@ -142,6 +142,8 @@ ssize_t th_gpio_read_edges_fd(int fd, const unsigned int *offsets, size_t count,
         edges[i].line = line;
         edges[i].type = id == GPIO_V2_LINE_EVENT_RISING_EDGE ? TH_GPIO_EDGE_RISING : TH_GPIO_EDGE_FALLING;
         edges[i].timestamp_ns = records[i].timestamp_ns;
+        edges[i].seqno = records[i].seqno;
+        edges[i].line_seqno = records[i].line_seqno;
     }
     return (ssize_t)n;
 }

@@ -33,6 +33,8 @@ _Static_assert(sizeof(struct gpio_v2_line_values) == 16, "bits, mask");
 _Static_assert(sizeof(struct gpio_v2_line_event) == 48, "timestamp, id, offset, seqnos, padding[6]");
 _Static_assert(offsetof(struct gpio_v2_line_event, id) == 8, "after timestamp_ns");
 _Static_assert(offsetof(struct gpio_v2_line_event, offset) == 12, "after id");
+_Static_assert(offsetof(struct gpio_v2_line_event, seqno) == 16, "after offset");
+_Static_assert(offsetof(struct gpio_v2_line_event, line_seqno) == 20, "after seqno");
 // The request numbers, from _IOR/_IOWR(0xB4, nr, struct): direction in bits 30-31, the struct's
 // size in bits 16-29, the type 0xB4 and the number (asm-generic/ioctl.h). A size that moved
 // would be a different ioctl to the kernel.

@@ -35,7 +35,8 @@ public enum Event: Sendable {
     case zoneFailed(String, reason: String)
     case indoor(IndoorReading)
     case display(DisplayHealth)
-    /// The kernel dropped button edges (its event buffer overflowed); the total so far.
+    /// The kernel dropped this many more button edges (its event buffer overflowed), counted
+    /// from the gaps in its sequence numbers.
     case droppedEdges(Int)
 }
 

@@ -15,11 +15,15 @@ public struct Edge: Equatable, Sendable {
     /// When the edge happened, on the monotonic clock (`CLOCK_MONOTONIC`, the kernel's default
     /// clock for uAPI v2 line events).
     public var time: Instant
+    /// The kernel's numbers for the edge, from which dropped edges are counted exactly; nil from
+    /// a source that does not number its edges (uAPI v1, a scripted replay).
+    public var sequence: EdgeSequence?
 
-    public init(line: Int, direction: Direction, time: Instant) {
+    public init(line: Int, direction: Direction, time: Instant, sequence: EdgeSequence? = nil) {
         self.line = line
         self.direction = direction
         self.time = time
+        self.sequence = sequence
     }
 }
 

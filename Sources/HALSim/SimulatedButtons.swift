@@ -18,7 +18,9 @@ import HAL
 /// Linux binding uses (asking for the default size), shares one fifo of 16 × lines per request
 /// and drops the *oldest* (`kfifo_skip` in `linereq_put_event`). Either way the level still
 /// changes, so a debouncer that trusts the edges alone ends up wrong: that is why
-/// `DigitalInputs` also offers `levels()`.
+/// `DigitalInputs` also offers `levels()`. uAPI v2 also numbers every edge when it detects it,
+/// per line and per request (`EdgeSequence`), and so does `.shared` here: a dropped edge leaves
+/// a gap in the numbers read, as on the kernel.
 public final class SimulatedButtons: DigitalInputs {
     /// How a button is wired to its line.
     public enum Wiring: Sendable, Equatable {
@@ -32,12 +34,24 @@ public final class SimulatedButtons: DigitalInputs {
     public enum EventBuffer: Sendable, Equatable {
         /// uAPI v1: one fifo per line; when full, the new event is dropped.
         case perLine(capacity: Int)
-        /// uAPI v2: one fifo for the request; when full, the oldest event is dropped.
+        /// uAPI v2: one fifo for the request; when full, the oldest event is dropped. Edges
+        /// carry the kernel's sequence numbers.
         case shared(capacity: Int)
 
         /// uAPI v1's buffer, 16 events per line (what the daemon read through libgpiod 1.6 on
         /// Debian 12; the Linux binding now uses uAPI v2, which `.shared` models).
         public static let uAPIv1 = EventBuffer.perLine(capacity: 16)
+
+        /// uAPI v2's buffer for a request of `lines` lines asking for the default size, as the
+        /// Linux binding does: 16 events per line (gpio-v2-line-event-read.rst; linereq_create
+        /// in gpiolib-cdev.c), rounded up to a power of two by `kfifo_alloc` (lib/kfifo.c,
+        /// __kfifo_alloc): 16, 32, 64, 64 for one to four lines.
+        public static func uAPIv2(lines: Int) -> EventBuffer {
+            precondition(lines > 0, "a request has at least one line")
+            var capacity = 1
+            while capacity < 16 * lines { capacity <<= 1 }
+            return .shared(capacity: capacity)
+        }
     }
 
     private struct Transition {
@@ -56,6 +70,9 @@ public final class SimulatedButtons: DigitalInputs {
     private var fifos: [[Edge]]
     private var dropped: [Int]
     private var random: SplitMix64
+    /// The kernel's numbers of the last edge detected, per line and for the request (`.shared`).
+    private var lineNumbers: [UInt32]
+    private var requestNumber: UInt32 = 0
 
     /// `lines` wiring per line (at most 32, the width of `levels()`); `seed` drives the bounce.
     public init(clock: VirtualClock, lines: [Wiring], eventBuffer: EventBuffer = .uAPIv1, seed: UInt64 = 1) {
@@ -76,6 +93,7 @@ public final class SimulatedButtons: DigitalInputs {
         precondition(capacity > 0, "the event buffer holds at least one event")
         for i in fifos.indices { fifos[i].reserveCapacity(capacity) }
         dropped = Array(repeating: 0, count: lines.count)
+        lineNumbers = Array(repeating: 0, count: lines.count)
         random = SplitMix64(seed: seed)
     }
 
@@ -190,9 +208,20 @@ public final class SimulatedButtons: DigitalInputs {
             consumed += 1
             guard high[t.line] != t.high else { continue }
             high[t.line] = t.high
-            queue(Edge(line: t.line, direction: t.high ? .rising : .falling, time: t.time))
+            queue(Edge(line: t.line, direction: t.high ? .rising : .falling, time: t.time, sequence: number(t.line)))
         }
         schedule.removeFirst(consumed)
+    }
+
+    /// uAPI v2 numbers an edge as it detects it, before it is queued or dropped: the line's
+    /// count, and the request's, which a one-line request shares with its line
+    /// (gpiolib-cdev.c, edge_irq_handler and edge_irq_thread). uAPI v1 has no numbers.
+    private func number(_ line: Int) -> EdgeSequence? {
+        guard case .shared = eventBuffer else { return nil }
+        lineNumbers[line] &+= 1
+        if wiring.count == 1 { return EdgeSequence(request: lineNumbers[line], line: lineNumbers[line]) }
+        requestNumber &+= 1
+        return EdgeSequence(request: requestNumber, line: lineNumbers[line])
     }
 
     private func queue(_ edge: Edge) {

@@ -20,13 +20,13 @@ import Testing
     }
 
     /// A record as linereq_read copies it out: the line's offset, rising or falling, the stamp.
-    static func record(offset: UInt32, rising: Bool, at ns: UInt64, seqno: UInt32 = 1) -> [UInt8] {
+    static func record(offset: UInt32, rising: Bool, at ns: UInt64, seqno: UInt32 = 1, lineSeqno: UInt32? = nil) -> [UInt8] {
         var event = gpio_v2_line_event()
         event.timestamp_ns = ns
         event.id = (rising ? GPIO_V2_LINE_EVENT_RISING_EDGE : GPIO_V2_LINE_EVENT_FALLING_EDGE).rawValue
         event.offset = offset
         event.seqno = seqno
-        event.line_seqno = seqno
+        event.line_seqno = lineSeqno ?? seqno
         return withUnsafeBytes(of: event) { Array($0) }
     }
 
@@ -46,7 +46,9 @@ import Testing
         #expect(MemoryLayout<gpio_v2_line_request>.offset(of: \.fd) == 588)
         #expect(MemoryLayout<gpio_v2_line_info>.size == 256)
         #expect(MemoryLayout<gpio_v2_line_values>.size == 16)
-        #expect(MemoryLayout<th_gpio_edge>.size == 16)
+        #expect(MemoryLayout<th_gpio_edge>.size == 24)
+        #expect(MemoryLayout<gpio_v2_line_event>.offset(of: \.seqno) == 16)
+        #expect(MemoryLayout<gpio_v2_line_event>.offset(of: \.line_seqno) == 20)
     }
 
     @Test func recordsBecomeEdgesInKernelOrderWithLineIndices() throws {
@@ -60,6 +62,22 @@ import Testing
         #expect(edges.map(\.line) == [1, 0, 2])
         #expect(edges.map(\.type) == [TH_GPIO_EDGE_FALLING, TH_GPIO_EDGE_RISING, TH_GPIO_EDGE_FALLING].map(UInt32.init))
         #expect(edges.map(\.timestamp_ns) == [1_000_000_123, 1_020_000_456, 86_400_000_000_789])
+    }
+
+    /// The kernel's two numbers come through as it wrote them, gaps and all: a request of two
+    /// lines whose buffer dropped its oldest records (request numbers 1-3, line 17's 1-2 and line
+    /// 27's 1) before these were read, and a number at the end of its 32-bit range.
+    @Test func sequenceNumbersAreCopiedAsTheKernelWroteThem() throws {
+        let (r, w) = try Self.pipe(with:
+            Self.record(offset: 27, rising: true, at: 10, seqno: 4, lineSeqno: 2)
+            + Self.record(offset: 17, rising: false, at: 20, seqno: 5, lineSeqno: 3)
+            + Self.record(offset: 17, rising: true, at: 30, seqno: UInt32.max, lineSeqno: UInt32.max))
+        defer { close(r); close(w) }
+        let (n, _, edges) = Self.read(r, offsets: [17, 27], capacity: 8)
+        #expect(n == 3)
+        #expect(edges.map(\.line) == [1, 0, 0])
+        #expect(edges.map(\.seqno) == [4, 5, UInt32.max])
+        #expect(edges.map(\.line_seqno) == [2, 3, UInt32.max])
     }
 
     @Test func nothingPendingIsZeroNotAnError() throws {

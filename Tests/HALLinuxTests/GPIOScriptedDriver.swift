@@ -115,11 +115,12 @@ final class ScriptedGPIODriver: GPIODriver, @unchecked Sendable {
 }
 
 extension th_gpio_edge {
-    static func rising(_ line: UInt32, at ns: UInt64) -> th_gpio_edge {
-        th_gpio_edge(line: line, type: UInt32(TH_GPIO_EDGE_RISING), timestamp_ns: ns)
+    /// The kernel's numbers default to 1: the first edge of the request and of its line.
+    static func rising(_ line: UInt32, at ns: UInt64, seqno: UInt32 = 1, lineSeqno: UInt32 = 1) -> th_gpio_edge {
+        th_gpio_edge(line: line, type: UInt32(TH_GPIO_EDGE_RISING), timestamp_ns: ns, seqno: seqno, line_seqno: lineSeqno)
     }
-    static func falling(_ line: UInt32, at ns: UInt64) -> th_gpio_edge {
-        th_gpio_edge(line: line, type: UInt32(TH_GPIO_EDGE_FALLING), timestamp_ns: ns)
+    static func falling(_ line: UInt32, at ns: UInt64, seqno: UInt32 = 1, lineSeqno: UInt32 = 1) -> th_gpio_edge {
+        th_gpio_edge(line: line, type: UInt32(TH_GPIO_EDGE_FALLING), timestamp_ns: ns, seqno: seqno, line_seqno: lineSeqno)
     }
 }
 #endif

@@ -81,9 +81,12 @@ import Testing
         #expect(driver.calls.last == .requestRelease)
     }
 
-    @Test func edgesAreDecodedWithLineIndexDirectionAndKernelTime() throws {
+    @Test func edgesAreDecodedWithLineIndexDirectionKernelTimeAndNumbers() throws {
         let driver = ScriptedGPIODriver()
-        driver.pendingEdges = [.falling(0, at: 1_000), .rising(2, at: 2_500_000_123), .falling(1, at: 9_000_000_000_000)]
+        driver.pendingEdges = [
+            .falling(0, at: 1_000, seqno: 1, lineSeqno: 1), .rising(2, at: 2_500_000_123, seqno: 5, lineSeqno: 2),
+            .falling(1, at: 9_000_000_000_000, seqno: UInt32.max, lineSeqno: 70_000),
+        ]
         let inputs = try LinuxDigitalInputs(
             chip: .label("pinctrl-rp1"), lines: [.offset(17), .offset(27), .offset(22)], bias: .pullUp, driver: driver)
         let buffer = UnsafeMutableBufferPointer<Edge>.allocate(capacity: 8)
@@ -91,9 +94,11 @@ import Testing
         let n = try inputs.readEdges(into: buffer)
         #expect(n == 3)
         #expect(Array(buffer.prefix(n)) == [
-            Edge(line: 0, direction: .falling, time: Instant(nanoseconds: 1_000)),
-            Edge(line: 2, direction: .rising, time: Instant(nanoseconds: 2_500_000_123)),
-            Edge(line: 1, direction: .falling, time: Instant(nanoseconds: 9_000_000_000_000)),
+            Edge(line: 0, direction: .falling, time: Instant(nanoseconds: 1_000), sequence: EdgeSequence(request: 1, line: 1)),
+            Edge(line: 2, direction: .rising, time: Instant(nanoseconds: 2_500_000_123), sequence: EdgeSequence(request: 5, line: 2)),
+            Edge(
+                line: 1, direction: .falling, time: Instant(nanoseconds: 9_000_000_000_000),
+                sequence: EdgeSequence(request: UInt32.max, line: 70_000)),
         ])
         #expect(try inputs.readEdges(into: buffer) == 0)
     }

@@ -40,6 +40,8 @@ public final class BoardButtons: DigitalInputs {
     /// Every line at rest (released): what a line that is not requested reads as, so a button
     /// the daemon cannot read is never taken for one held down.
     private let resting: UInt32
+    /// Each board line's edge numbers, continued across re-requests.
+    private var numbers: LineNumbering
 
     /// `simulated` must have one line per simulated button, in board order.
     public init(
@@ -49,6 +51,7 @@ public final class BoardButtons: DigitalInputs {
         self.retryInterval = retryInterval
         self.report = report
         kernelDebounced = Array(repeating: false, count: buttons.count)
+        numbers = LineNumbering(lines: buttons.count)
         resting = buttons.indices.reduce(0) { $0 | (buttons[$1].activeLow ? 1 << UInt32($1) : 0) }
         let twins = buttons.indices.filter { buttons[$0].simulated }
         if let simulated, !twins.isEmpty {
@@ -112,7 +115,10 @@ public final class BoardButtons: DigitalInputs {
                 chip: first.chip.map { .label($0) }, lines: lines, bias: first.bias,
                 debounce: debounce ? first.debounce : .zero)
             groups[index].source = .kernel(inputs)
-            for line in group.boardLine { kernelDebounced[line] = inputs.kernelDebounce }
+            for line in group.boardLine {
+                kernelDebounced[line] = inputs.kernelDebounce
+                numbers.restart(line)
+            }
             if group.lastProblem != nil { report("buttons \(names): requested") }
             groups[index].lastProblem = nil
         } catch {
@@ -161,7 +167,11 @@ public final class BoardButtons: DigitalInputs {
                 }
             #endif
             }
-            for i in 0..<got { rest[i].line = groups[index].boardLine[rest[i].line] }
+            for i in 0..<got {
+                let line = groups[index].boardLine[rest[i].line]
+                rest[i].line = line
+                if let number = rest[i].sequence?.line { rest[i].sequence?.line = numbers.carry(number, line: line) }
+            }
             filled += got
         }
         return filled
@@ -202,5 +212,32 @@ public final class BoardButtons: DigitalInputs {
         #if Hardware
         for group in groups { if case .kernel(let inputs?) = group.source { inputs.close() } }
         #endif
+    }
+}
+
+/// The kernel's per-line edge numbers (`EdgeSequence.line`), continued across requests.
+///
+/// A new request numbers its lines' edges from 1 again (gpiolib-cdev.c: a new `struct line`,
+/// `line_seqno` 0). The edges a released request still held, and those of the time no request
+/// was held, were never the kernel's to drop, so the numbers of a board line carry on from the
+/// last one passed on: the reader then counts as dropped only the gaps inside one request.
+struct LineNumbering {
+    /// Per board line: the number of the last edge passed on, and what is added to the
+    /// numbers of the line's current request.
+    private var last: [UInt32]
+    private var base: [UInt32]
+
+    init(lines: Int) {
+        last = Array(repeating: 0, count: lines)
+        base = Array(repeating: 0, count: lines)
+    }
+
+    /// `line` has just been requested again: its next edges are numbered from 1.
+    mutating func restart(_ line: Int) { base[line] = last[line] }
+
+    /// The number to pass on for an edge of `line` that its request numbered `number`.
+    mutating func carry(_ number: UInt32, line: Int) -> UInt32 {
+        last[line] = base[line] &+ number
+        return last[line]
     }
 }

@@ -97,7 +97,8 @@ public final class DaemonBoard {
         let simulatedButtons = board.buttons.filter(\.simulated)
         if !simulatedButtons.isEmpty {
             twins.buttons = SimulatedButtons(
-                clock: clock, lines: simulatedButtons.map { $0.activeLow ? .activeLow : .activeHigh }, seed: context.seed)
+                clock: clock, lines: simulatedButtons.map { $0.activeLow ? .activeLow : .activeHigh },
+                eventBuffer: .uAPIv2(lines: simulatedButtons.count), seed: context.seed)
         }
         let buttons = BoardButtons(board.buttons, simulated: twins.buttons, now: now, report: report)
         self.buttons = buttons

@@ -68,26 +68,25 @@ extension Device {
     // MARK: Buttons
 
     /// Every edge the kernel queued, oldest first, through the debouncer. The kernel's event
-    /// buffer drops edges when it overflows, which the edges cannot tell: after a wake-up that
-    /// read edges, the levels are read once and the debouncer checks both (`reconcile`), so a
-    /// lost release never leaves a button held and a press whose edges overflowed still counts.
+    /// buffer drops edges when it overflows; uAPI v2 numbers every edge, so the gaps say how
+    /// many (`Edge.sequence`). After a wake-up that read edges, the levels are read once and
+    /// the debouncer checks both (`reconcile`), so a lost release never leaves a button held and
+    /// a press whose edges overflowed still counts; the edges it found dropped go to the logic.
     func serviceButtons() {
         if drainEdges() > 0, var levels = try? inputs.levels() {
             // An edge may arrive between the last read and the level read: drain once more
             // before calling a disagreement a loss.
             if gestures.disagrees(with: levels), drainEdges() > 0, let again = try? inputs.levels() { levels = again }
-            if gestures.reconcile(levels: levels, kernelBuffer: Self.kernelEventsPerLine, at: moment.now, emit: { gesture in
+            let dropped = gestures.reconcile(levels: levels, kernelBuffer: Self.kernelEventsPerLine, at: moment.now) { gesture in
                 self.gesture(gesture)
-            }) {
-                send(.droppedEdges(gestures.overflowResyncs))
             }
+            if dropped > 0 { send(.droppedEdges(dropped)) }
         }
         gestures.advance(to: moment.now) { gesture in self.gesture(gesture) }
     }
 
-    /// 16 edges per line: uAPI v1's per-line buffer, and the per-line share of uAPI v2's, whose
-    /// default (the binding's) is one fifo of 16 × lines per request (gpiolib-cdev.c). A wake-up
-    /// that reads this many edges of one line may have lost some.
+    /// 16 edges per line: uAPI v1's per-line buffer. For edges without the kernel's numbers
+    /// (v1), a wake-up that reads this many edges of one line may have lost some.
     static var kernelEventsPerLine: Int { 16 }
 
     /// Consumes every queued edge; returns how many there were.

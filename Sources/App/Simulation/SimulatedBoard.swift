@@ -77,7 +77,7 @@ public final class SimulatedBoard {
         // Buttons and GPS
         buttons = SimulatedButtons(
             clock: clock, lines: board.buttons.map { $0.activeLow ? .activeLow : .activeHigh },
-            eventBuffer: setup.buttonBuffer, seed: setup.seed)
+            eventBuffer: setup.buttonBuffer ?? .uAPIv2(lines: board.buttons.count), seed: setup.seed)
         serial = SimulatedSerialDevices(clock: clock)
         let baud: BaudRate = if case .fixed(let rate) = board.gps.baud { rate } else { .b9600 }
         switch setup.gps {

@@ -58,10 +58,9 @@ public struct SimulationSetup {
     /// loop's turn: for tests of a card that hangs (the writer's answers then arrive in real
     /// time, not on the virtual clock).
     public var writesOffTheLoop = false
-    /// The kernel's GPIO event buffer: uAPI v1's, 16 edges per line, the newest dropped. The
-    /// Linux binding uses uAPI v2 (one fifo of 16 × lines per request, the oldest dropped),
-    /// which `.shared` models.
-    public var buttonBuffer: SimulatedButtons.EventBuffer = .uAPIv1
+    /// The kernel's GPIO event buffer; nil for what the daemon gets: uAPI v2's default for the
+    /// board's lines (`.uAPIv2(lines:)`: one numbered fifo per request, the oldest dropped).
+    public var buttonBuffer: SimulatedButtons.EventBuffer?
     /// Loads zones for the device (the host's tzdata by default).
     public var loadZone: (String) -> Result<ZoneRules, ZoneError> = SimulationSetup.hostZone
 

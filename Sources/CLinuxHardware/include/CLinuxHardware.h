@@ -70,6 +70,15 @@ typedef struct th_gpio_edge {
     /// Kernel timestamp in ns on CLOCK_MONOTONIC, the uAPI v2 default event clock (gpio.h,
     /// struct gpio_v2_line_event).
     uint64_t timestamp_ns;
+    /// The record's `seqno`: the edge's number among all edges of the request, from 1 (equal to
+    /// `line_seqno` for a one-line request).
+    uint32_t seqno;
+    /// The record's `line_seqno`: the edge's number among the edges of its line, from 1. The
+    /// kernel numbers an edge when it detects it and drops the oldest record when the request's
+    /// buffer is full, so a gap between two numbers read is exactly how many it dropped
+    /// (gpio-v2-line-event-read.rst: "Overflow can be detected from userspace by monitoring the
+    /// event sequence numbers").
+    uint32_t line_seqno;
 } th_gpio_edge;
 
 /// Opens the gpiochip character device at `path` (O_RDONLY | O_CLOEXEC: the ioctls need no
@@ -130,7 +139,7 @@ void th_gpio_request_release(th_gpio_request *request);
 /// min(capacity, TH_GPIO_READ_BATCH) records and decodes them: the line index is the record's
 /// offset's position in `offsets` (`count` of them), the type its id. Edges keep the kernel's
 /// order, which is the order it detected them in, across all lines of a request
-/// (gpio-v2-line-event-read.rst). Returns the count, 0 when nothing is pending (EAGAIN) or at
+/// (gpio-v2-line-event-read.rst), and their sequence numbers. Returns the count, 0 when nothing is pending (EAGAIN) or at
 /// end of file, or -1 + errno: the read's, or EIO for a partial record, an offset not in
 /// `offsets` or an unknown id (the kernel returns whole records of lines it was asked for).
 ssize_t th_gpio_read_edges_fd(int fd, const unsigned int *offsets, size_t count,

@@ -17,8 +17,9 @@ import HAL
 /// 2. Then `advance(to: now)`: a press only counts, and a hold only turns long, as time
 ///    passes, with or without edges.
 /// 3. Wake up again by `nextDeadline` at the latest (the poll timeout).
-/// 4. When the kernel dropped edges (its event buffer overflowed), `resynchronise` with the
-///    levels read after draining, so that a lost release cannot leave a button held.
+/// 4. After a wake-up that read edges, `reconcile` with the levels read after draining: it
+///    counts the edges the kernel dropped (its event buffer overflowed) and corrects the lines,
+///    so that a lost release cannot leave a button held.
 ///
 /// Gestures come out in time order when edges are consumed in time order. The storage for
 /// every line is allocated in `init`; consuming, advancing and resynchronising allocate
@@ -29,9 +30,13 @@ public struct ButtonGestures: Sendable {
 
     private var lines: [ButtonLine]
 
-    /// How many resynchronisations happened: each one means the kernel dropped edges, which a
-    /// status screen should show (a line that bounces badly, or a loop that reads too rarely).
+    /// How many times the lines were corrected from their levels (`resynchronise`, or a
+    /// `reconcile` that found edges missing).
     public private(set) var overflowResyncs = 0
+
+    /// Edges the kernel dropped, in all, as `reconcile` counted them: a status screen shows
+    /// them (a line that bounces badly, or a loop that reads too rarely).
+    public private(set) var droppedEdges = 0
 
     /// `activeLow[i]`: line `i` reads low while pressed (button to GND with pull-up);
     /// `timing[i]`: its debounce and long-press times. Both have one entry per line, 0 to 32.
@@ -50,6 +55,9 @@ public struct ButtonGestures: Sendable {
         precondition(lines.indices.contains(edge.line), "edge on line \(edge.line), but only \(lines.count) lines")
         advance(to: edge.time, emit: emit)
         let pressed = lines[edge.line].isPressed(high: edge.direction == .rising)
+        if let sequence = edge.sequence, lines[edge.line].number(sequence.line, pressEdge: pressed) {
+            emit(ButtonGesture(button: edge.line, kind: .short, time: edge.time))
+        }
         lines[edge.line].observe(pressed: pressed, at: edge.time)
         lines[edge.line].edgesSinceCheck += 1
         // With no debounce the edge counts at once.
@@ -67,26 +75,54 @@ public struct ButtonGestures: Sendable {
         correct(levels: levels, at: now, kernelBuffer: nil, emit: emit)
     }
 
-    /// The check after every wake-up that read edges, with `levels` read after them: whether
-    /// the kernel dropped edges, and if it did, the correction. Returns whether it did (counted
-    /// in `overflowResyncs`).
+    /// The check after every wake-up that read edges, with `levels` read after them: how many
+    /// edges the kernel dropped since the last check (also added to `droppedEdges`), and the
+    /// correction of the lines.
     ///
-    /// Edges were dropped when a line's level disagrees with its edges, or when a line's edges
-    /// since the last check filled the kernel's buffer (`kernelBuffer` per line: uAPI v1 keeps
-    /// the first 16 and drops the newest). Such a line kept the first edges of a movement and
-    /// lost the rest, its release among them: if it is released now, was pressed since its
-    /// last hold began and never held long enough to count, it was a press, recognised now as
-    /// a short one, so a press is not lost while the loop is busy. Every other line is
-    /// resynchronised.
+    /// For a line whose edges carry the kernel's numbers (uAPI v2), the gaps in the numbers are
+    /// the dropped edges, exactly; they are known once an edge of the line that came after them
+    /// is read. Without numbers (uAPI v1) the loss is inferred: a line's edges since the last
+    /// check filled the kernel's buffer (`kernelBuffer` per line; v1 keeps the first 16 and
+    /// drops the newest), or its level disagrees with its edges; each such line counts as one
+    /// edge, a lower bound.
+    ///
+    /// A press whose edges were dropped still counts, once, as a short press, so a press is not
+    /// lost while the loop is busy. With numbers that happens as the edges are consumed: a gap
+    /// while the line was not held is a press, recognised when the line has rested released
+    /// after it, unless a hold begins first (the gap was that press's first bounces; see
+    /// `ButtonLine.number`). Without numbers it happens here: a line that filled the v1 buffer
+    /// (which keeps the first edges of a movement), is released now, was pressed since its last
+    /// hold began and never held long enough to count, is recognised now.
+    ///
+    /// Every line whose level disagrees with its edges is resynchronised: with numbers and no
+    /// gap that is an edge the kernel has not queued yet (the level moves first), and taking
+    /// the level a moment early changes nothing the edge would not; after a gap, or without
+    /// numbers, a release whose edges were all dropped would otherwise leave the button held.
     public mutating func reconcile(
         levels: UInt32, kernelBuffer: Int, at now: Instant, emit: (ButtonGesture) -> Void
-    ) -> Bool {
-        defer { for i in 0..<lines.count { lines[i].edgesSinceCheck = 0 } }
-        var filled = false
-        for i in 0..<lines.count where lines[i].edgesSinceCheck >= kernelBuffer { filled = true }
-        guard filled || disagrees(with: levels) else { return false }
+    ) -> Int {
+        defer {
+            for i in 0..<lines.count {
+                lines[i].edgesSinceCheck = 0
+                lines[i].droppedSinceCheck = 0
+            }
+        }
+        var dropped = 0
+        var lossOrDisagreement = false
+        for i in 0..<lines.count {
+            let disagrees = lines[i].isPressed(high: levels & (1 << UInt32(i)) != 0) != lines[i].level
+            let lost = lostEdges(line: i, kernelBuffer: kernelBuffer)
+            if lines[i].lastNumber != nil {
+                dropped += lines[i].droppedSinceCheck
+            } else if lost || disagrees {
+                dropped += 1
+            }
+            if lost || disagrees { lossOrDisagreement = true }
+        }
+        droppedEdges += dropped
+        guard lossOrDisagreement else { return 0 }
         correct(levels: levels, at: now, kernelBuffer: kernelBuffer, emit: emit)
-        return true
+        return dropped
     }
 
     /// Whether `levels` differs from what the edges consumed so far said.
@@ -97,12 +133,23 @@ public struct ButtonGestures: Sendable {
         return false
     }
 
+    /// Whether line `i` is known to have lost edges since the last check: a gap in its numbers,
+    /// or, for edges without numbers, as many edges as the kernel's buffer holds.
+    private func lostEdges(line i: Int, kernelBuffer: Int?) -> Bool {
+        if lines[i].lastNumber != nil { return lines[i].droppedSinceCheck > 0 }
+        guard let kernelBuffer else { return false }
+        return lines[i].edgesSinceCheck >= kernelBuffer
+    }
+
     private mutating func correct(levels: UInt32, at now: Instant, kernelBuffer: Int?, emit: (ButtonGesture) -> Void) {
         overflowResyncs += 1
         advance(to: now, emit: emit)
         for i in 0..<lines.count {
             let pressed = lines[i].isPressed(high: levels & (1 << UInt32(i)) != 0)
-            if let kernelBuffer, lines[i].edgesSinceCheck >= kernelBuffer, !pressed, lines[i].pressSeen, !lines[i].stable {
+            // With numbers, a press in the gap is recognised in time order (`ButtonLine.pressLost`).
+            if kernelBuffer != nil, lines[i].lastNumber == nil, lostEdges(line: i, kernelBuffer: kernelBuffer), !pressed,
+                lines[i].pressSeen, !lines[i].stable
+            {
                 lines[i].rest(at: now)
                 emit(ButtonGesture(button: i, kind: .short, time: now))
             } else {

@@ -17,6 +17,9 @@ struct ButtonLine {
         case settle
         /// The hold reaches the long-press threshold.
         case long
+        /// The line has rested released for `debounce` after edges were dropped while it was
+        /// not held (`pressLost`): the press in the gap is recognised.
+        case lostPress
     }
 
     let debounce: Duration
@@ -35,9 +38,19 @@ struct ButtonLine {
     /// A press edge came while the line was at rest (not held): the start of a press, what a
     /// press whose later edges were lost is recognised by. Cleared when a hold begins.
     private(set) var pressSeen = false
-    /// Edges consumed since the last `ButtonGestures.reconcile`: as many as the kernel's buffer
-    /// holds means the rest may have been dropped.
+    /// Edges consumed since the last `ButtonGestures.reconcile`: for edges without numbers, as
+    /// many as the kernel's buffer holds means the rest may have been dropped.
     var edgesSinceCheck = 0
+    /// The kernel's number of the last edge consumed (`EdgeSequence.line`); nil until an edge
+    /// with numbers has come, and then losses are counted from the numbers, not inferred.
+    private(set) var lastNumber: UInt32?
+    /// Edges of this line the kernel dropped since the last check: the gaps in its numbers.
+    var droppedSinceCheck = 0
+    /// The kernel dropped edges of this line while it was not held: it left its rest level in
+    /// that time, so a press happened there, unless the dropped edges were the first bounces
+    /// of the press now starting. Cleared when a hold begins (that press); otherwise the press
+    /// is recognised once the line has rested released for `debounce` (`Due.lostPress`).
+    private(set) var pressLost = false
 
     init(activeLow: Bool, timing: ButtonTiming) {
         precondition(timing.debounce >= .zero, "a debounce period cannot be negative")
@@ -47,12 +60,32 @@ struct ButtonLine {
         longPress = timing.longPress
     }
 
+    /// Takes the kernel's number of the edge about to be observed, which goes to pressed when
+    /// `pressEdge`. The kernel numbers a line's edges from 1 (`line_seqno++` before the first
+    /// event, gpiolib-cdev.c), so a gap is the edges it dropped. Returns true when the gap held
+    /// a whole press that is recognised at this edge: on a line without software debounce the
+    /// edges are the kernel's debounced ones, which alternate (debounce_work_func queues only a
+    /// change of the debounced level), so a press edge after a gap at rest means the line went
+    /// down and up again in the gap. Otherwise a gap at rest sets `pressLost`.
+    mutating func number(_ number: UInt32, pressEdge: Bool) -> Bool {
+        let skipped = EdgeSequence.skipped(from: lastNumber ?? 0, to: number)
+        lastNumber = number
+        guard skipped > 0 else { return false }
+        droppedSinceCheck += Int(skipped)
+        guard !stable else { return false }
+        if debounce == .zero, pressEdge, !level { return true }
+        pressLost = true
+        return false
+    }
+
     /// Whether a physical level (high or low) means pressed on this line.
     func isPressed(high: Bool) -> Bool { high != activeLow }
 
     /// The earliest pending event and its time. At a tie the long press comes first: a release
     /// that becomes stable exactly at the threshold did not come *before* it.
     var next: (time: Instant, due: Due)? {
+        // Only at rest, so never beside a settle (level differs from stable) or a hold (stable).
+        if pressLost, !level, !stable { return (changedAt + debounce, .lostPress) }
         let settleAt: Instant? = level != stable ? changedAt + debounce : nil
         switch (longAt, settleAt) {
         case (let long?, let settle?): return long <= settle ? (long, .long) : (settle, .settle)
@@ -69,11 +102,15 @@ struct ButtonLine {
         case .long:
             longAt = nil
             return .long
+        case .lostPress:
+            pressLost = false
+            return .short
         case .settle:
             stable = level
             if stable {
                 longAt = time + longPress
                 pressSeen = false
+                pressLost = false
                 return nil
             }
             // Released: a short press if the long press has not fired.
@@ -100,6 +137,7 @@ struct ButtonLine {
         stable = false
         longAt = nil
         pressSeen = false
+        pressLost = false
         changedAt = max(changedAt, time)
     }
 

@@ -111,6 +111,34 @@ extension AppState {
 }
 
 extension AppState {
+    /// How long "Btn N edges lost" stays on the status screen after the last loss. Lost edges
+    /// mean a line bounced or chattered faster than the loop read it, or the loop was busy for
+    /// a while; once a minute has passed without another, the cause has passed, and the line
+    /// would otherwise keep the status screen in the rotation until a restart.
+    public static var edgeLossShownFor: Duration { .seconds(60) }
+
+    /// The kernel dropped `count` more edges: shown on the status screen, and logged once when
+    /// a loss begins (the end of it is logged with the total, `edgesQuiet`).
+    mutating func edgesDropped(_ count: Int, _ moment: Moment, _ effects: inout [Effect]) {
+        guard count > 0 else { return }
+        if edgesLostAt == nil {
+            effects.append(.log(.problem(
+                "buttons: the kernel dropped \(count) edge\(count == 1 ? "" : "s") (its event buffer was full: a bouncing line, or the loop busy)")))
+        }
+        droppedEdges += count
+        edgesLostAt = moment.now
+    }
+
+    /// A minute without a new loss: the status line goes, and the log says how many in all.
+    mutating func edgesQuiet(_ effects: inout [Effect]) {
+        effects.append(.log(.text(
+            "buttons: no edges dropped for \(Self.edgeLossShownFor.components.seconds) s (\(droppedEdges) in all)")))
+        droppedEdges = 0
+        edgesLostAt = nil
+    }
+}
+
+extension AppState {
     /// The screens in button order, built once.
     static let screens = Screen.allCases
 }

@@ -57,20 +57,22 @@ extension AppState {
                 case .ok: effects.append(.log(.text("display: answering again")))
                 }
             }
-        case .droppedEdges(let total):
-            droppedEdges = total
+        case .droppedEdges(let count):
+            edgesDropped(count, moment, &effects)
         }
         timers(moment, &effects)
         refreshStatus(moment)
     }
 
     /// When the runtime must send `.tick` even if nothing else happens: the next minute, fetch,
-    /// sensor reading, orbit step, screen rotation or committed removal, whichever is first.
+    /// sensor reading, orbit step, screen rotation, committed removal or the end of an edge
+    /// loss on the status screen, whichever is first.
     public var nextDeadline: Instant? {
         var next = Instant.earliest(nextMinute, weather.nextAttempt)
         next = Instant.earliest(next, nextSensor)
         next = Instant.earliest(next, nextOrbit)
         next = Instant.earliest(next, nextRotation)
+        next = Instant.earliest(next, edgesLostAt.map { $0 + Self.edgeLossShownFor })
         return Instant.earliest(next, pendingRemoval?.deadline)
     }
 
@@ -97,6 +99,7 @@ extension AppState {
     private mutating func timers(_ moment: Moment, _ effects: inout [Effect]) {
         let now = moment.now
         if let due = nextMinute, due <= now { refreshTime(moment, &effects, force: false) }
+        if let lost = edgesLostAt, lost + Self.edgeLossShownFor <= now { edgesQuiet(&effects) }
         if let due = nextOrbit, due <= now {
             orbitStep &+= 1
             nextOrbit = Self.following(due, every: options.orbitEvery, after: now)

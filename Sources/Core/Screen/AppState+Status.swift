@@ -77,7 +77,7 @@ extension AppState {
         if let notice {
             lines.append(StatusLine("Btn", notice, isProblem: true))
         } else if droppedEdges > 0 {
-            lines.append(StatusLine("Btn", "\(droppedEdges) edges lost", isProblem: true))
+            lines.append(StatusLine("Btn", "\(droppedEdges) edge\(droppedEdges == 1 ? "" : "s") lost", isProblem: true))
         }
         return lines
     }

@@ -43,7 +43,11 @@ public struct AppState {
     public internal(set) var clockSource: ClockSource = .none
     public internal(set) var indoor: IndoorReading?
     public internal(set) var display: DisplayHealth = .ok
+    /// Button edges the kernel dropped since the status last showed none; back to 0 after a
+    /// quiet minute (`AppState.edgeLossShownFor`).
     public internal(set) var droppedEdges = 0
+    /// When the last of them was reported.
+    public internal(set) var edgesLostAt: Instant?
     public internal(set) var dimmed = false
     /// Which position of the burn-in orbit the frame is drawn at.
     public internal(set) var orbitStep = 0

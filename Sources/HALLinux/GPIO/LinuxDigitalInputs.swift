@@ -29,7 +29,8 @@ public enum GPIOLineSelector: Sendable, Equatable {
 /// bias, under a consumer name that `gpioinfo` shows: one GPIO_V2_GET_LINE_IOCTL, one
 /// descriptor for all lines. The chip is closed right after, which leaves the request alone
 /// (gpio-v2-get-line-ioctl.rst). The kernel stamps each edge on CLOCK_MONOTONIC, so `Edge.time`
-/// is comparable with `DeviceClock.now()`. The event loop polls `pollDescriptor` for POLLIN and
+/// is comparable with `DeviceClock.now()`, and numbers it (`Edge.sequence`), so edges dropped
+/// from a full buffer are counted exactly. The event loop polls `pollDescriptor` for POLLIN and
 /// then drains with `readEdges(into:)`, which never blocks and allocates nothing. Releasing
 /// happens in `close()` or on deinit.
 public final class LinuxDigitalInputs<Driver: GPIODriver>: DigitalInputs {
@@ -180,7 +181,8 @@ public final class LinuxDigitalInputs<Driver: GPIODriver>: DigitalInputs {
         }
         return Edge(
             line: Int(raw.line), direction: direction,
-            time: Instant(nanoseconds: Int64(truncatingIfNeeded: raw.timestamp_ns)))
+            time: Instant(nanoseconds: Int64(truncatingIfNeeded: raw.timestamp_ns)),
+            sequence: EdgeSequence(request: raw.seqno, line: raw.line_seqno))
     }
 }
 

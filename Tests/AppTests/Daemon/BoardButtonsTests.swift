@@ -50,3 +50,27 @@ import Testing
         #expect(try buttons.levels() == 0b11)
     }
 }
+
+/// A line requested again numbers its edges from 1 again; the board's buttons carry the numbers
+/// on, so only the kernel's own drops leave gaps.
+@Suite struct LineNumberingTests {
+    @Test func numbersCarryOnAcrossARequestAgain() {
+        var numbers = LineNumbering(lines: 2)
+        #expect([1, 2, 3].map { numbers.carry($0, line: 0) } == [1, 2, 3])
+        #expect(numbers.carry(1, line: 1) == 1)
+        numbers.restart(0)  // the chip went away and came back: the kernel numbers from 1
+        #expect([1, 2].map { numbers.carry($0, line: 0) } == [4, 5])
+        numbers.restart(0)
+        #expect(numbers.carry(3, line: 0) == 8, "the new request's first two were dropped: a gap of two")
+        #expect(EdgeSequence.skipped(from: 5, to: 8) == 2)
+        #expect(numbers.carry(2, line: 1) == 2, "the other line is untouched")
+    }
+
+    @Test func numbersWrapAsTheKernelsDo() {
+        var numbers = LineNumbering(lines: 1)
+        #expect(numbers.carry(UInt32.max, line: 0) == UInt32.max)
+        numbers.restart(0)
+        #expect(numbers.carry(1, line: 0) == 0)
+        #expect(EdgeSequence.skipped(from: UInt32.max, to: 0) == 0)
+    }
+}
