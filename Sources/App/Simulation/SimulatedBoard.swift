@@ -80,20 +80,23 @@ public final class SimulatedBoard {
             eventBuffer: setup.buttonBuffer ?? .uAPIv2(lines: board.buttons.count), seed: setup.seed)
         serial = SimulatedSerialDevices(clock: clock)
         let baud: BaudRate = if case .fixed(let rate) = board.gps.baud { rate } else { .b9600 }
+        // Whatever the board file names, the receiver here is the twin, and the status and the
+        // log say so rather than naming a tty nothing opened (issue 24).
+        let gpsPath = FilePath(GPSConfig.simulatedReceiver)
         switch setup.gps {
         case .none:
             receiver = nil
         case .route:
-            receiver = serial.attach(FilePath(board.gps.device), baudRate: baud)
+            receiver = serial.attach(gpsPath, baudRate: baud)
             drive = GPSDrive.builtIn(
                 latitude: board.defaultLocation.latitude, longitude: board.defaultLocation.longitude,
                 startTime: setup.start, start: clock.now())
         case .capture(let bytes):
-            receiver = serial.attach(FilePath(board.gps.device), baudRate: baud)
+            receiver = serial.attach(gpsPath, baudRate: baud)
             drive = GPSDrive(source: .capture(NMEACaptureScript.epochs(bytes)), start: clock.now())
         }
         let location = LocationService(
-            devices: serial, clock: clock, configuration: .init(path: FilePath(board.gps.device), baudRate: baud))
+            devices: serial, clock: clock, configuration: .init(path: gpsPath, baudRate: baud))
 
         // Store
         // As the daemon opens it: a store that cannot be opened at start is opened again later.
