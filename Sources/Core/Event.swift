@@ -1,4 +1,5 @@
 import HAL
+import Screens
 import Store
 import Weather
 
@@ -7,6 +8,9 @@ import Weather
 public enum Event: Sendable {
     /// The device has started: schedule everything, ask for the zone, draw the first frame.
     case start
+    /// After a reload, the place and the screen the board before it showed, so a new board
+    /// file does not send the user back to the first entry and the now screen.
+    case resume(ShownPlace, Screen)
     /// The device is about to stop (SIGTERM) or be rebuilt (a reload): what waits on a timer
     /// but was the user's request (a removal inside its undo window) is committed now.
     case closing

@@ -222,7 +222,7 @@ public final class Daemon {
             notifier.send("RELOADING=1")
             board.device.close()
             board.retire()
-            board = DaemonBoard(config, context: context)
+            board = DaemonBoard(config, context: context, replacing: board)
             boardSince = loop.clock.now()
             ready = false
             log(.text("board file applied: \(config.name)"), at: now)

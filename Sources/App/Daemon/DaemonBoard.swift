@@ -65,7 +65,10 @@ public final class DaemonBoard {
         }
     }
 
-    public init(_ board: BoardConfig, context: Context) {
+    /// `previous`: the board a reload replaces. Its GPS service is kept when the GPS part did
+    /// not change (the fix, the vouched GPS time and the open tty go on), and the new device
+    /// resumes its place and screen.
+    public init(_ board: BoardConfig, context: Context, replacing previous: DaemonBoard? = nil) {
         config = board
         realClock = context.clock
         let now = context.clock.now()
@@ -121,8 +124,13 @@ public final class DaemonBoard {
         } else {
             serial = .kernel(LinuxSerialDevices())
         }
-        let location = LocationService(
-            devices: serial, clock: context.clock, configuration: .init(path: FilePath(board.gps.receiver), baudRate: baud))
+        let location =
+            if let previous, previous.config.gps == board.gps, !board.gps.simulated {
+                previous.device.location
+            } else {
+                LocationService(
+                    devices: serial, clock: context.clock, configuration: .init(path: FilePath(board.gps.receiver), baudRate: baud))
+            }
 
         self.twins = twins
 
@@ -153,6 +161,7 @@ public final class DaemonBoard {
             }
             worker = threaded
         }
+        if let previous { device.resume(after: previous.device.state) }
     }
 
     /// Everything a `Device` is made of but the weather service and its link.

@@ -1,4 +1,5 @@
 import Board
+import Core
 import Drivers
 import Graphics
 import HAL
@@ -9,6 +10,11 @@ extension Device {
     public func close() {
         readMoment()
         send(.closing)
+    }
+
+    /// A reload's new device takes over what the old one showed (once it starts).
+    public func resume(after previous: AppState) {
+        resumeFrom = (previous.shown, previous.screen)
     }
 
     /// Leaves the panel in a defined state when the device stops (the daemon's SIGTERM):

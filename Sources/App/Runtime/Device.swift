@@ -70,6 +70,8 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     var lcdBusyUntil: Instant?
     var pendingResponse: (token: UInt64, cache: WeatherCache)?
     var started = false
+    /// What the board before a reload showed, resumed right after `.start`.
+    var resumeFrom: (ShownPlace, Screen)?
     var sending = false
 
     public init<Service: WeatherService>(
@@ -148,6 +150,7 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         }
         restoreWeatherCache()
         send(.start)
+        if let (place, screen) = resumeFrom { send(.resume(place, screen)) }
         service()
     }
 

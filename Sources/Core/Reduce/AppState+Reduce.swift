@@ -15,6 +15,15 @@ extension AppState {
             start(moment, &effects)
         case .tick:
             break
+        case .resume(let place, let previous):
+            if case .saved(let id) = place, store.index(of: id) != nil, shown != place {
+                shown = place
+                placeChanged(moment, &effects)
+            }
+            if previous != screen, Self.screens.contains(previous), previous != .indoor || options.hasSensor {
+                screen = previous
+                frameDirty = true
+            }
         case .closing:
             if let removal = pendingRemoval {
                 pendingRemoval = nil

@@ -1,0 +1,68 @@
+@testable import App
+import Core
+import Foundation
+import HAL
+@testable import HALLinux
+import Screens
+import Testing
+
+/// Issue 24 item 2: a reload applies the difference. The place and the screen the user chose
+/// stay, and a GPS part that did not change keeps its service (the fix, the vouched GPS time,
+/// the open tty) instead of starting again from "GPS starting".
+@Suite struct DaemonReloadTests {
+    static let desk = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appending(path: "board/desk-simulated.json")
+
+    /// A daemon on a copy of `json` in a fresh directory, started as `run` starts it.
+    static func daemon(_ json: String, in directory: URL) throws -> (Daemon, URL) {
+        let path = directory.appending(path: "board.json")
+        try json.write(to: path, atomically: true, encoding: .utf8)
+        let daemon = try Daemon(
+            Daemon.Options(boardPath: path.path, stateDirectory: .init(directory.appending(path: "state").path)),
+            notifier: SystemdNotifier(environment: { _ in nil }))
+        daemon.board.follow(LinuxClock().now())
+        daemon.board.device.start()
+        return (daemon, path)
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "daemon-reload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func aReloadKeepsTheScreen() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = try String(contentsOf: Self.desk, encoding: .utf8)
+        let (daemon, path) = try Self.daemon(json, in: directory)
+        let now = LinuxClock().now()
+        daemon.board.device.gesture(ButtonGesture(button: 2, kind: .long, time: now))  // C long: next screen
+        let chosen = daemon.board.device.state.screen
+        #expect(chosen != .now)
+        // Another name: a changed board file, applied without a restart.
+        try json.replacing("\"Desk (every part simulated)\"", with: "\"Desk, renamed\"").write(to: path, atomically: true, encoding: .utf8)
+        daemon.reload()
+        #expect(daemon.board.config.name == "Desk, renamed")
+        daemon.board.follow(LinuxClock().now())
+        daemon.board.device.start()
+        #expect(daemon.board.device.state.screen == chosen, "the reload went back to \(daemon.board.device.state.screen)")
+    }
+
+    @Test func anUnchangedGPSKeepsItsService() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A real tty path (absent here: the service says "no receiver" and keeps looking).
+        let json = try String(contentsOf: Self.desk, encoding: .utf8)
+            .replacing("\"gps\": { \"simulated\": true }", with: "\"gps\": { \"device\": \"/dev/ttyTHUNDERSTORMTEST0\", \"baud\": 9600 }")
+        let (daemon, path) = try Self.daemon(json, in: directory)
+        let service = daemon.board.device.location
+        try json.replacing("\"Desk (every part simulated)\"", with: "\"Desk, renamed\"").write(to: path, atomically: true, encoding: .utf8)
+        daemon.reload()
+        #expect(daemon.board.device.location === service, "an unchanged GPS part was started again")
+        // Another baud rate is another part: started afresh.
+        try json.replacing("\"baud\": 9600", with: "\"baud\": 38400").write(to: path, atomically: true, encoding: .utf8)
+        daemon.reload()
+        #expect(daemon.board.device.location !== service)
+    }
+}
