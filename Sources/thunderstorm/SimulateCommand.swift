@@ -33,7 +33,7 @@ struct SimulateCommand: ParsableCommand {
     var board: String?
     @Option(help: ArgumentHelp("route (a built-in drive that gets a fix within seconds), none, or an NMEA capture FILE replayed in real time.", valueName: "route|none|file"))
     var gps = "route"
-    @Option(help: ArgumentHelp("sample (the simulated service), offline (no network), or live (the real Open-Meteo through the daemon's transport).", valueName: "sample|offline|live"))
+    @Option(help: ArgumentHelp("sample (the simulated service), offline (no network), ratelimited (the simulated service answering 429), or live (the real Open-Meteo through the daemon's transport).", valueName: "sample|offline|ratelimited|live"))
     var weather = "sample"
     @Option(name: .customLong("base-url"), help: ArgumentHelp("With --weather live: the service's address (e.g. a server on 127.0.0.1).", valueName: "url"))
     var baseURL: String?

@@ -50,8 +50,9 @@ enum SimulationOptions {
         switch command.weather {
         case "sample": setup.weather = .sample
         case "offline": setup.weather = .offline
+        case "ratelimited": setup.weather = .rateLimited
         case "live": break  // the caller builds the link: it needs the loop's wake descriptor
-        default: throw usage("simulate: --weather \(command.weather) must be sample, offline or live")
+        default: throw usage("simulate: --weather \(command.weather) must be sample, offline, ratelimited or live")
         }
         if command.baseURL != nil, command.weather != "live" { throw usage("simulate: --base-url goes with --weather live") }
         switch command.orbit {

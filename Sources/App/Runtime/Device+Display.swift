@@ -18,7 +18,7 @@ extension Device {
         if oled != nil {
             if !state.options.orbit {
                 OLEDScreens.render(state.model, state.screen, into: &frame)
-            } else if Orbit.reachX(state.screen) == Orbit.reach.x {
+            } else if state.orbitReachX == Orbit.reach.x {
                 OLEDScreens.render(state.model, state.screen, into: &canvas)
                 place(canvas)
             } else {

@@ -117,9 +117,10 @@ public final class SimulatedBoard {
         let service = OpenMeteoService(identity: ClientIdentity(contact: nil))
         let link: any WeatherLink
         switch setup.weather {
-        case .sample, .offline:
+        case .sample, .offline, .rateLimited:
             let simulated = Self.weatherTwin(service: service, clock: clock, zone: setup.serviceZone, loadZone: setup.loadZone, seed: setup.seed)
             if case .offline = setup.weather { simulated.transport.isReachable = false }
+            if case .rateLimited = setup.weather { simulated.transport.isRateLimited = true }
             network = simulated
             link = simulated
         case .live(let real):

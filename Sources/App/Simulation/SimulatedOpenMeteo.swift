@@ -27,6 +27,10 @@ public struct SimulatedOpenMeteo: HTTPTransport, Sendable {
     /// False while the simulated network is down: every request then fails as it does on a
     /// device whose Wi-Fi is gone.
     public var isReachable = true
+    /// True while the service refuses this device with 429 (Open-Meteo's daily quota used up,
+    /// as a device sharing an address with others sees it): every reachable request gets the
+    /// answer the real service gives, in its words (weather-and-sensor.md S2 `RateLimiter.swift`).
+    public var isRateLimited = false
     /// Every `send`, answered or not: how often the device tried.
     public private(set) var requestCount = 0
 
@@ -47,6 +51,7 @@ public struct SimulatedOpenMeteo: HTTPTransport, Sendable {
     public mutating func send(_ request: HTTPRequest) -> Result<HTTPResponse, TransportError> {
         requestCount += 1
         guard isReachable else { return .failure(Self.networkDown) }
+        if isRateLimited { return .success(Self.refusal(.init(status: 429, reason: Self.dailyLimit))) }
         let query: ForecastQuery
         do throws(ForecastQuery.Refusal) {
             query = try ForecastQuery.parse(url: request.url)
@@ -68,6 +73,9 @@ public struct SimulatedOpenMeteo: HTTPTransport, Sendable {
             now: time, offset: offset, timezone: timezone, abbreviation: Self.abbreviation(offset))
         return .success(HTTPResponse(status: 200, headers: Self.headers, body: Array(body.json().utf8)))
     }
+
+    /// Open-Meteo's reason for a used-up daily quota (`RateLimitWait.hourlyRetries`).
+    static let dailyLimit = "Daily API request limit exceeded. Please try again tomorrow."
 
     static let headers = [HTTPHeader("Content-Type", "application/json; charset=utf-8")]
 

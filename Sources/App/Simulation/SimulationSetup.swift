@@ -20,6 +20,9 @@ public struct SimulationSetup {
         case sample
         /// The simulated service with the network down from the start.
         case offline
+        /// The simulated service reachable but answering every request with 429 (the daily
+        /// quota used up).
+        case rateLimited
         /// A real service through the daemon's own transport (`ThreadedWeatherLink`).
         case live(any WeatherLink)
     }

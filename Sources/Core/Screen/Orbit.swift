@@ -10,7 +10,8 @@ import Screens
 /// It moves the screens that are up longest and whose layouts have room to spare, now and
 /// indoor: they draw into a canvas `reach` pixels smaller than the panel, so no position cuts
 /// anything off. The hours, days and status screens use the full width (their columns and the
-/// sunrise row need it) and stay put; the rotation moves them off and on. A clock moved off
+/// sunrise row need it) and move 4 pixels sideways; the rotation moves them off and on. Without
+/// a forecast the hours and days screens have no columns and take the whole reach. A clock moved off
 /// its page boundary costs its minute tick two pages instead of one (still under the 64 bytes
 /// of ARCHITECTURE §8, measured in `AppTests`).
 public enum Orbit {
@@ -23,15 +24,40 @@ public enum Orbit {
     /// width.
     public static func reachX(_ screen: Screen) -> Int { screen == .now || screen == .indoor ? reach.x : 4 }
 
-    /// The canvas `screen` is drawn into on a `width`×`height` panel when the orbit is on.
-    public static func canvas(for screen: Screen, width: Int, height: Int) -> (width: Int, height: Int) {
-        (width - reachX(screen), height - reach.y)
+    /// How far `screen` moves sideways showing `model`. Without a forecast the hours and days
+    /// screens draw neither columns nor the sunrise row, only "No forecast yet" and the problem
+    /// line, centred or cut to the canvas: they take the whole reach then. With 4 pixels, the two
+    /// screens drawing the same lines at the same place had 15 positions for two fifths of the
+    /// rotation, and a stroke of that text was lit 52–54 % of two days with the service
+    /// rate-limited or the network down (issue 24; `simulate --headless --duration 172800`).
+    public static func reachX(_ screen: Screen, _ model: ScreenModel) -> Int {
+        switch screen {
+        case .hours where model.weather.forecast?.hours.isEmpty ?? true: reach.x
+        case .days where model.weather.forecast?.days.isEmpty ?? true: reach.x
+        default: reachX(screen)
+        }
     }
 
-    /// Where `screen` is drawn at `step`: a snake over its `reachX + 1` columns and the
-    /// `reach.y + 1` rows, one position per step, every position as often as every other.
+    /// The canvas `screen` is drawn into on a `width`×`height` panel when the orbit is on.
+    public static func canvas(for screen: Screen, width: Int, height: Int) -> (width: Int, height: Int) {
+        canvas(reachX: reachX(screen), width: width, height: height)
+    }
+
+    /// The canvas for a sideways reach of `reachX` on a `width`×`height` panel.
+    public static func canvas(reachX: Int, width: Int, height: Int) -> (width: Int, height: Int) {
+        (width - reachX, height - reach.y)
+    }
+
+    /// Where `screen` is drawn at `step` (with its layout's reach).
     public static func offset(step: Int, screen: Screen) -> (x: Int, y: Int) {
-        let columns = reachX(screen) + 1
+        offset(step: step, reachX: reachX(screen))
+    }
+
+    /// Where a frame that moves `reachX` pixels sideways is drawn at `step`: a snake over its
+    /// `reachX + 1` columns and the `reach.y + 1` rows, one position per step, every position as
+    /// often as every other.
+    public static func offset(step: Int, reachX: Int) -> (x: Int, y: Int) {
+        let columns = reachX + 1
         let positions = columns * (reach.y + 1)
         let k = ((step % positions) + positions) % positions
         let row = k / columns
@@ -41,8 +67,11 @@ public enum Orbit {
 }
 
 extension AppState {
+    /// How far the frame moves sideways now (`Orbit.reachX(_:_:)`).
+    public var orbitReachX: Int { Orbit.reachX(screen, model) }
+
     /// Where the frame is drawn now.
     public var orbitOffset: (x: Int, y: Int) {
-        options.orbit ? Orbit.offset(step: orbitStep, screen: screen) : (0, 0)
+        options.orbit ? Orbit.offset(step: orbitStep, reachX: orbitReachX) : (0, 0)
     }
 }

@@ -50,7 +50,7 @@ enum DeviceRig {
 
     /// The same for any device's state on the reference 128×64 OLED.
     static func expectedGlass(_ state: AppState) -> PanelImage {
-        let size = state.options.orbit ? Orbit.canvas(for: state.screen, width: 128, height: 64) : (width: 128, height: 64)
+        let size = state.options.orbit ? Orbit.canvas(reachX: state.orbitReachX, width: 128, height: 64) : (width: 128, height: 64)
         var canvas = Framebuffer(width: size.width, height: size.height)
         OLEDScreens.render(state.model, state.screen, into: &canvas)
         let offset = state.orbitOffset
