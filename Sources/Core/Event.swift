@@ -42,6 +42,9 @@ public enum Event: Sendable {
     /// The kernel dropped this many more button edges (its event buffer overflowed), counted
     /// from the gaps in its sequence numbers.
     case droppedEdges(Int)
+    /// The button of that name toggles faster than any finger (a floating line) and is ignored
+    /// (`noisy`), or has been quiet again and works (`LineNoise`).
+    case buttonNoise(String, noisy: Bool)
 }
 
 /// What the logic asks the runtime to do. Carried out in order, after the event that asked.

@@ -38,6 +38,22 @@ public protocol DigitalInputs {
 
     /// The physical level of every line now, bit `i` for line `i` (1 = high).
     mutating func levels() throws(GPIOError) -> UInt32
+
+    /// Stops (`false`) or starts again (`true`) the reports of line `line`'s edges, so a line
+    /// that chatters (a floating input) stops waking the reader at its interrupt rate. Returns
+    /// whether it was done; a source that cannot leaves the line reporting, and its edges are
+    /// only ignored. Listening again keeps the line's bias and debounce.
+    mutating func setListening(_ listening: Bool, line: Int) -> Bool
+
+    /// How the status and the logs name line `line`: the button ("B") and where it is wired
+    /// ("GPIO27").
+    func describeLine(_ line: Int) -> (name: String, wire: String)
+}
+
+extension DigitalInputs {
+    public mutating func setListening(_ listening: Bool, line: Int) -> Bool { false }
+
+    public func describeLine(_ line: Int) -> (name: String, wire: String) { ("\(line + 1)", "line \(line)") }
 }
 
 /// Pull resistor for an input line (needs kernel ≥ 5.5 on Linux).

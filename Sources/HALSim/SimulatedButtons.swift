@@ -73,6 +73,18 @@ public final class SimulatedButtons: DigitalInputs {
     /// The kernel's numbers of the last edge detected, per line and for the request (`.shared`).
     private var lineNumbers: [UInt32]
     private var requestNumber: UInt32 = 0
+    /// Per line: whether the kernel reports its edges (`setListening`).
+    public private(set) var listening: [Bool]
+    /// Per line: a contact that toggles on its own (`chatter`), generated as time passes.
+    private var chatters: [Chatter?]
+    /// What `describeLine` calls each line (the board file's button names); the index when empty.
+    public var names: [String] = []
+
+    private struct Chatter {
+        var next: Instant
+        var end: Instant
+        var meanGap: Int64
+    }
 
     /// `lines` wiring per line (at most 32, the width of `levels()`); `seed` drives the bounce.
     public init(clock: VirtualClock, lines: [Wiring], eventBuffer: EventBuffer = .uAPIv1, seed: UInt64 = 1) {
@@ -94,6 +106,8 @@ public final class SimulatedButtons: DigitalInputs {
         for i in fifos.indices { fifos[i].reserveCapacity(capacity) }
         dropped = Array(repeating: 0, count: lines.count)
         lineNumbers = Array(repeating: 0, count: lines.count)
+        listening = Array(repeating: true, count: lines.count)
+        chatters = Array(repeating: nil, count: lines.count)
         random = SplitMix64(seed: seed)
     }
 
@@ -141,6 +155,36 @@ public final class SimulatedButtons: DigitalInputs {
         high[line] = wiring[line] == .activeHigh
     }
 
+    /// Line `line` toggles on its own from `at` (default: now) for `duration`, about
+    /// `edgesPerSecond` times a second at uneven intervals (half to one and a half times the
+    /// mean): a floating input, or a broken wire picking up mains hum. It ends at rest
+    /// (released). The toggles are drawn as time passes, not scheduled ahead, so hours of it
+    /// cost nothing until read.
+    public func chatter(_ line: Int, at: Instant? = nil, for duration: Duration, edgesPerSecond: Int) {
+        precondition(wiring.indices.contains(line), "no line \(line)")
+        precondition(edgesPerSecond > 0 && duration > .zero)
+        update()
+        let start = at ?? clock.now()
+        chatters[line] = Chatter(next: start, end: start + duration, meanGap: 1_000_000_000 / Int64(edgesPerSecond))
+        add(Transition(time: start + duration, order: 0, line: line, high: wiring[line] == .activeLow))
+    }
+
+    /// GPIO_V2_LINE_SET_CONFIG_IOCTL with the line's edge flags cleared (`false`) or set again
+    /// (`true`), or the line released and requested again, as the daemon does: while not
+    /// listened to, the line's level still follows its contact, but no edge is detected,
+    /// numbered or queued (gpiolib-cdev.c, edge_detector_stop frees the interrupt), so it wakes
+    /// no reader (`nextTransition`). Edges already queued stay queued.
+    public func setListening(_ listening: Bool, line: Int) -> Bool {
+        precondition(wiring.indices.contains(line), "no line \(line)")
+        update()
+        self.listening[line] = listening
+        return true
+    }
+
+    public func describeLine(_ line: Int) -> (name: String, wire: String) {
+        (names.indices.contains(line) ? names[line] : "\(line + 1)", "simulated line \(line)")
+    }
+
     /// Edges dropped because the event buffer was full, per line.
     public func droppedEdges(line: Int) -> Int {
         update()
@@ -164,7 +208,17 @@ public final class SimulatedButtons: DigitalInputs {
 
     /// When the next scheduled transition happens: where a simulated loop must wake, as a real
     /// one wakes when the line's event descriptor becomes readable.
-    public var nextTransition: Instant? { schedule.first?.time }
+    public var nextTransition: Instant? {
+        var next: Instant?
+        for t in schedule where listening[t.line] {
+            next = t.time
+            break
+        }
+        for line in chatters.indices where listening[line] {
+            if let chatter = chatters[line] { next = Instant.earliest(next, chatter.next) }
+        }
+        return next
+    }
 
     public func readEdges(into buffer: UnsafeMutableBufferPointer<Edge>) throws(GPIOError) -> Int {
         update()
@@ -203,14 +257,36 @@ public final class SimulatedButtons: DigitalInputs {
     private func update() {
         let now = clock.now()
         var consumed = 0
-        while consumed < schedule.count, schedule[consumed].time <= now {
-            let t = schedule[consumed]
-            consumed += 1
-            guard high[t.line] != t.high else { continue }
-            high[t.line] = t.high
-            queue(Edge(line: t.line, direction: t.high ? .rising : .falling, time: t.time, sequence: number(t.line)))
+        while true {
+            // The earliest chattering line due by now, against the next scheduled transition.
+            var toggling: Int?
+            for line in chatters.indices {
+                guard let c = chatters[line], c.next <= now else { continue }
+                if let t = toggling, chatters[t]!.next <= c.next { continue }
+                toggling = line
+            }
+            let scheduled = consumed < schedule.count && schedule[consumed].time <= now ? schedule[consumed] : nil
+            if let line = toggling, let c = chatters[line], scheduled == nil || c.next < scheduled!.time {
+                move(line, high: !high[line], at: c.next)
+                let gap = c.meanGap / 2 + Int64(random.next(below: UInt64(c.meanGap))) + 1
+                let next = c.next + .nanoseconds(gap)
+                chatters[line] = next < c.end ? Chatter(next: next, end: c.end, meanGap: c.meanGap) : nil
+            } else if let t = scheduled {
+                consumed += 1
+                move(t.line, high: t.high, at: t.time)
+            } else {
+                break
+            }
         }
         schedule.removeFirst(consumed)
+    }
+
+    /// The line's level becomes `high` at `time`: an edge, if it changed and is listened to.
+    private func move(_ line: Int, high isHigh: Bool, at time: Instant) {
+        guard high[line] != isHigh else { return }
+        high[line] = isHigh
+        guard listening[line] else { return }
+        queue(Edge(line: line, direction: isHigh ? .rising : .falling, time: time, sequence: number(line)))
     }
 
     /// uAPI v2 numbers an edge as it detects it, before it is queued or dropped: the line's

@@ -26,6 +26,9 @@ public final class BoardButtons: DigitalInputs {
         let boardLine: [Int]
         let buttons: [ButtonConfig]
         var lastProblem: String?
+        /// The board lines in the current request, in its order (`boardLine` without the lines
+        /// not listened to).
+        var requested: [Int]
     }
 
     private var groups: [Group] = []
@@ -42,6 +45,10 @@ public final class BoardButtons: DigitalInputs {
     private let resting: UInt32
     /// Each board line's edge numbers, continued across re-requests.
     private var numbers: LineNumbering
+    private let configs: [ButtonConfig]
+    /// Board lines not listened to (`setListening`): a chattering line, left out of its
+    /// group's request until the runtime listens to it again.
+    private var muted: [Bool]
 
     /// `simulated` must have one line per simulated button, in board order.
     public init(
@@ -52,10 +59,13 @@ public final class BoardButtons: DigitalInputs {
         self.report = report
         kernelDebounced = Array(repeating: false, count: buttons.count)
         numbers = LineNumbering(lines: buttons.count)
+        configs = buttons
+        muted = Array(repeating: false, count: buttons.count)
         resting = buttons.indices.reduce(0) { $0 | (buttons[$1].activeLow ? 1 << UInt32($1) : 0) }
         let twins = buttons.indices.filter { buttons[$0].simulated }
         if let simulated, !twins.isEmpty {
-            groups.append(Group(source: .simulated(simulated), boardLine: twins, buttons: twins.map { buttons[$0] }))
+            groups.append(
+                Group(source: .simulated(simulated), boardLine: twins, buttons: twins.map { buttons[$0] }, requested: twins))
         }
         let real = buttons.indices.filter { !buttons[$0].simulated }
         guard !real.isEmpty else { return }
@@ -72,7 +82,7 @@ public final class BoardButtons: DigitalInputs {
             }
         }
         for lines in members {
-            groups.append(Group(source: .kernel(nil), boardLine: lines, buttons: lines.map { buttons[$0] }))
+            groups.append(Group(source: .kernel(nil), boardLine: lines, buttons: lines.map { buttons[$0] }, requested: lines))
             request(groups.count - 1, now: now, debounce: true)
         }
         #else
@@ -93,16 +103,22 @@ public final class BoardButtons: DigitalInputs {
         for index in groups.indices {
             // A line requested later is debounced in software: the device's timing was fixed
             // when it started, with the kernel's debounce off for this line.
-            if case .kernel(nil) = groups[index].source { request(index, now: now, debounce: false) }
+            if case .kernel(nil) = groups[index].source, groups[index].boardLine.contains(where: { !muted[$0] }) {
+                request(index, now: now, debounce: false)
+            }
         }
         #endif
     }
 
     #if Hardware
-    private func request(_ index: Int, now: Instant, debounce: Bool) {
-        let group = groups[index]
+    /// `now` nil: a failure is retried `retryInterval` after the next `retryIfDue`.
+    private func request(_ index: Int, now: Instant?, debounce: Bool) {
+        var group = groups[index]
+        group.requested = group.boardLine.filter { !muted[$0] }
+        groups[index].requested = group.requested
+        guard !group.requested.isEmpty else { return }
         let first = group.buttons[0]
-        let lines = group.buttons.map { button -> GPIOLineSelector in
+        let lines = group.requested.map { configs[$0] }.map { button -> GPIOLineSelector in
             switch button.line {
             case .name(let name): .name(name)
             case .offset(let offset): .offset(UInt32(offset))
@@ -115,7 +131,7 @@ public final class BoardButtons: DigitalInputs {
                 chip: first.chip.map { .label($0) }, lines: lines, bias: first.bias,
                 debounce: debounce ? first.debounce : .zero)
             groups[index].source = .kernel(inputs)
-            for line in group.boardLine {
+            for line in group.requested {
                 kernelDebounced[line] = inputs.kernelDebounce
                 numbers.restart(line)
             }
@@ -127,7 +143,7 @@ public final class BoardButtons: DigitalInputs {
                 report("buttons \(names): cannot request the lines: \(problem); retrying every \(retryInterval.components.seconds) s")
             }
             groups[index].lastProblem = problem
-            nextRetry = Instant.earliest(nextRetry, now + retryInterval)
+            if let now { nextRetry = Instant.earliest(nextRetry, now + retryInterval) } else { lostSinceRetry = true }
         }
     }
     #endif
@@ -168,7 +184,7 @@ public final class BoardButtons: DigitalInputs {
             #endif
             }
             for i in 0..<got {
-                let line = groups[index].boardLine[rest[i].line]
+                let line = groups[index].requested[rest[i].line]
                 rest[i].line = line
                 if let number = rest[i].sequence?.line { rest[i].sequence?.line = numbers.carry(number, line: line) }
             }
@@ -188,7 +204,7 @@ public final class BoardButtons: DigitalInputs {
             case .kernel(let inputs?): local = try inputs.levels()
             #endif
             }
-            for (i, line) in group.boardLine.enumerated() {
+            for (i, line) in group.requested.enumerated() {
                 mask = local & (1 << i) != 0 ? mask | (1 << line) : mask & ~(1 << line)
             }
         }
@@ -206,6 +222,33 @@ public final class BoardButtons: DigitalInputs {
         lostSinceRetry = true
     }
     #endif
+
+    /// A twin's line is told directly; a kernel line is left out of its group's request, which
+    /// is released and made again without it (with the debounce it had), or with it again when
+    /// `listening`. Its neighbours miss the edges of that instant, not their levels.
+    public func setListening(_ listening: Bool, line: Int) -> Bool {
+        guard let index = groups.firstIndex(where: { $0.boardLine.contains(line) }),
+            let local = groups[index].boardLine.firstIndex(of: line)
+        else { return false }
+        switch groups[index].source {
+        case .simulated(let twin):
+            return twin.setListening(listening, line: local)
+        #if Hardware
+        case .kernel(let inputs):
+            guard muted[line] == listening else { return true }
+            muted[line] = !listening
+            let debounce = kernelDebounced[line]
+            inputs?.close()
+            groups[index].source = .kernel(nil)
+            request(index, now: nil, debounce: debounce)
+            return true
+        #endif
+        }
+    }
+
+    public func describeLine(_ line: Int) -> (name: String, wire: String) {
+        (configs[line].name, configs[line].simulated ? "its twin" : "\(configs[line].line)")
+    }
 
     /// Releases every request (before a reload requests the lines again).
     public func close() {

@@ -83,6 +83,36 @@ extension Device {
             if dropped > 0 { send(.droppedEdges(dropped)) }
         }
         gestures.advance(to: moment.now) { gesture in self.gesture(gesture) }
+        serviceNoise()
+    }
+
+    /// A noisy line's quiet period ending (the line is listened to again, on trial) or its
+    /// trial passing (it makes gestures again), on the device's clock.
+    func serviceNoise() {
+        while let action = gestures.noiseDue(at: moment.now) {
+            switch action {
+            case .listen(let line):
+                _ = inputs.setListening(true, line: line)
+            case .recovered(let line):
+                let (name, wire) = inputs.describeLine(line)
+                if let levels = try? inputs.levels() { gestures.heed(line, levels: levels, at: moment.now) }
+                dependencies.log(moment.now, .text("button \(name) on \(wire): quiet for \(LineNoise.window.components.seconds) s; it works again"))
+                send(.buttonNoise(name, noisy: false))
+            }
+        }
+    }
+
+    /// A line that toggled faster than a finger can: said once, on the status screen and in
+    /// the log, and no longer listened to, so its interrupts stop waking the loop.
+    func noisy(_ finding: LineNoise.Finding) {
+        let (name, wire) = inputs.describeLine(finding.line)
+        let quietened = inputs.setListening(false, line: finding.line)
+        let span = finding.span.components
+        let milliseconds = span.seconds * 1000 + span.attoseconds / 1_000_000_000_000_000
+        let rest = quietened ? "ignored for \(finding.ignoredFor.components.seconds) s" : "its edges ignored for \(finding.ignoredFor.components.seconds) s"
+        dependencies.log(moment.now, .problem(
+            "button \(name) on \(wire): \(finding.edges) edges in \(milliseconds) ms — a floating line or a broken wire; \(rest)"))
+        send(.buttonNoise(name, noisy: true))
     }
 
     /// 16 edges per line: uAPI v1's per-line buffer. For edges without the kernel's numbers
@@ -100,7 +130,7 @@ extension Device {
                 count = 0
             }
             for i in 0..<count {
-                gestures.consume(edges[i]) { gesture in self.gesture(gesture) }
+                gestures.consume(edges[i], noisy: { finding in self.noisy(finding) }) { gesture in self.gesture(gesture) }
             }
             total += count
         } while count == edges.count

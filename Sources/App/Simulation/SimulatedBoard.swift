@@ -78,6 +78,7 @@ public final class SimulatedBoard {
         buttons = SimulatedButtons(
             clock: clock, lines: board.buttons.map { $0.activeLow ? .activeLow : .activeHigh },
             eventBuffer: setup.buttonBuffer ?? .uAPIv2(lines: board.buttons.count), seed: setup.seed)
+        buttons.names = board.buttons.map(\.name)
         serial = SimulatedSerialDevices(clock: clock)
         let baud: BaudRate = if case .fixed(let rate) = board.gps.baud { rate } else { .b9600 }
         // Whatever the board file names, the receiver here is the twin, and the status and the

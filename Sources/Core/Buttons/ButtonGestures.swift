@@ -38,6 +38,9 @@ public struct ButtonGestures: Sendable {
     /// them (a line that bounces badly, or a loop that reads too rarely).
     public private(set) var droppedEdges = 0
 
+    /// Lines that toggle faster than a finger: their edges make no gestures (`LineNoise`).
+    public private(set) var noise: LineNoise
+
     /// `activeLow[i]`: line `i` reads low while pressed (button to GND with pull-up);
     /// `timing[i]`: its debounce and long-press times. Both have one entry per line, 0 to 32.
     public init(activeLow: [Bool], timing: [ButtonTiming]) {
@@ -47,13 +50,30 @@ public struct ButtonGestures: Sendable {
         lines.reserveCapacity(activeLow.count)
         for (low, timing) in zip(activeLow, timing) { lines.append(ButtonLine(activeLow: low, timing: timing)) }
         self.lines = lines
+        noise = LineNoise(lines: activeLow.count)
     }
 
     /// Takes one edge into account. Edges must come in time order (as the kernel queues them);
     /// everything due on any line before the edge is settled first, at its own time.
-    public mutating func consume(_ edge: Edge, emit: (ButtonGesture) -> Void) {
+    /// `noisy` hears of a line this edge made noisy (`LineNoise`); from then on the line is at
+    /// rest and its edges are only counted, until `noiseDue` says it recovered.
+    public mutating func consume(
+        _ edge: Edge, noisy: (LineNoise.Finding) -> Void = { _ in }, emit: (ButtonGesture) -> Void
+    ) {
         precondition(lines.indices.contains(edge.line), "edge on line \(edge.line), but only \(lines.count) lines")
         advance(to: edge.time, emit: emit)
+        guard noise.heard(edge.line) else {
+            // On trial (or an edge queued before the line was quietened): counted only.
+            lines[edge.line].renumber()
+            if let finding = noise.watch(edge) { noisy(finding) }
+            return
+        }
+        if let finding = noise.watch(edge) {
+            lines[edge.line].rest(at: edge.time)
+            lines[edge.line].renumber()
+            noisy(finding)
+            return
+        }
         let pressed = lines[edge.line].isPressed(high: edge.direction == .rising)
         if let sequence = edge.sequence, lines[edge.line].number(sequence.line, pressEdge: pressed) {
             emit(ButtonGesture(button: edge.line, kind: .short, time: edge.time))
@@ -109,7 +129,7 @@ public struct ButtonGestures: Sendable {
         }
         var dropped = 0
         var lossOrDisagreement = false
-        for i in 0..<lines.count {
+        for i in 0..<lines.count where noise.heard(i) {
             let disagrees = lines[i].isPressed(high: levels & (1 << UInt32(i)) != 0) != lines[i].level
             let lost = lostEdges(line: i, kernelBuffer: kernelBuffer)
             if lines[i].lastNumber != nil {
@@ -127,7 +147,7 @@ public struct ButtonGestures: Sendable {
 
     /// Whether `levels` differs from what the edges consumed so far said.
     public func disagrees(with levels: UInt32) -> Bool {
-        for i in 0..<lines.count where lines[i].isPressed(high: levels & (1 << UInt32(i)) != 0) != lines[i].level {
+        for i in 0..<lines.count where noise.heard(i) && lines[i].isPressed(high: levels & (1 << UInt32(i)) != 0) != lines[i].level {
             return true
         }
         return false
@@ -144,7 +164,7 @@ public struct ButtonGestures: Sendable {
     private mutating func correct(levels: UInt32, at now: Instant, kernelBuffer: Int?, emit: (ButtonGesture) -> Void) {
         overflowResyncs += 1
         advance(to: now, emit: emit)
-        for i in 0..<lines.count {
+        for i in 0..<lines.count where noise.heard(i) {
             let pressed = lines[i].isPressed(high: levels & (1 << UInt32(i)) != 0)
             // With numbers, a press in the gap is recognised in time order (`ButtonLine.pressLost`).
             if kernelBuffer != nil, lines[i].lastNumber == nil, lostEdges(line: i, kernelBuffer: kernelBuffer), !pressed,
@@ -170,7 +190,19 @@ public struct ButtonGestures: Sendable {
 
     /// When `advance` must run next even if no edge arrives; nil when nothing is pending
     /// (no line bouncing, no button held short of its long press).
-    public var nextDeadline: Instant? { earliest()?.time }
+    public var nextDeadline: Instant? {
+        noise.anyUnheard ? Instant.earliest(earliest()?.time, noise.nextDeadline) : earliest()?.time
+    }
+
+    /// What a noisy line needs by `now` (call until nil): `.listen`, the runtime listens to the
+    /// line again; `.recovered`, the runtime passes the levels read then to `heed`.
+    public mutating func noiseDue(at now: Instant) -> LineNoise.Action? { noise.anyUnheard ? noise.due(at: now) : nil }
+
+    /// A line that was noisy makes gestures again, from its level now (bit `line` of `levels`).
+    public mutating func heed(_ line: Int, levels: UInt32, at now: Instant) {
+        lines[line].rest(at: now)
+        lines[line].resynchronise(pressed: lines[line].isPressed(high: levels & (1 << UInt32(line)) != 0), at: now)
+    }
 
     /// Whether `button` is down, debounced; false for a line this instance does not have.
     public func isHeld(_ button: Int) -> Bool {

@@ -68,6 +68,11 @@ struct ButtonLine {
     /// change of the debounced level), so a press edge after a gap at rest means the line went
     /// down and up again in the gap. Otherwise a gap at rest sets `pressLost`.
     mutating func number(_ number: UInt32, pressEdge: Bool) -> Bool {
+        if renumbered {
+            renumbered = false
+            lastNumber = number
+            return false
+        }
         let skipped = EdgeSequence.skipped(from: lastNumber ?? 0, to: number)
         lastNumber = number
         guard skipped > 0 else { return false }
@@ -77,6 +82,12 @@ struct ButtonLine {
         pressLost = true
         return false
     }
+
+    /// The line was not listened to for a while (`LineNoise`): its next number starts the
+    /// count again, whatever it is, since the edges in between were never the kernel's to keep.
+    private var renumbered = false
+
+    mutating func renumber() { renumbered = true }
 
     /// Whether a physical level (high or low) means pressed on this line.
     func isPressed(high: Bool) -> Bool { high != activeLow }

@@ -68,6 +68,9 @@ extension AppState {
             }
         case .droppedEdges(let count):
             edgesDropped(count, moment, &effects)
+        case .buttonNoise(let name, let noisy):
+            noisyButtons.removeAll { $0 == name }
+            if noisy { noisyButtons.append(name) }
         }
         timers(moment, &effects)
         refreshStatus(moment)

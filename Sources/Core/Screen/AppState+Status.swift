@@ -26,6 +26,7 @@ struct StatusKey: Equatable {
     var zoneSource: ZoneSource
     var indoor: String?
     var droppedEdges: Int
+    var noisyButtons: [String]
 }
 
 extension AppState {
@@ -43,7 +44,8 @@ extension AppState {
             gps: gps.kind, satellites: gps.satellites, threeD: gps.threeD, weatherKind: kind,
             weatherFetched: weather.state.value?.fetchedAt, weatherFailure: weather.state.failure, store: storeHealth,
             saving: saving, places: store.locations.count, refusal: refusal, notice: notice, display: display, clock: clockSource,
-            zone: zone.identifier, zoneSource: zoneSource, indoor: indoorProblem, droppedEdges: droppedEdges)
+            zone: zone.identifier, zoneSource: zoneSource, indoor: indoorProblem, droppedEdges: droppedEdges,
+            noisyButtons: noisyButtons)
     }
 
     mutating func refreshStatus(_ moment: Moment) {
@@ -74,7 +76,11 @@ extension AppState {
             case nil: lines.append(StatusLine("Sens", "starting"))
             }
         }
-        if let notice {
+        if !noisyButtons.isEmpty {
+            // A line ignored for a minute or more says so before a passing notice.
+            let names = noisyButtons.joined(separator: ", ")
+            lines.append(StatusLine("Btn", "\(names) noisy line\(noisyButtons.count == 1 ? "" : "s")", isProblem: true))
+        } else if let notice {
             lines.append(StatusLine("Btn", notice, isProblem: true))
         } else if droppedEdges > 0 {
             lines.append(StatusLine("Btn", "\(droppedEdges) edge\(droppedEdges == 1 ? "" : "s") lost", isProblem: true))

@@ -48,6 +48,9 @@ public struct AppState {
     public internal(set) var droppedEdges = 0
     /// When the last of them was reported.
     public internal(set) var edgesLostAt: Instant?
+    /// Buttons whose lines toggle faster than a finger can (`LineNoise`), by name, while they
+    /// are ignored.
+    public internal(set) var noisyButtons: [String] = []
     public internal(set) var dimmed = false
     /// Which position of the burn-in orbit the frame is drawn at.
     public internal(set) var orbitStep = 0
