@@ -49,6 +49,8 @@ public struct LitMeter {
     /// The mean lit fraction over all pixels.
     public func mean(until instant: Instant) -> Double {
         let total = Double((instant - start).nanoseconds) * Double(width * height)
-        return total > 0 ? Double(litNanoseconds.reduce(0, +)) / total : 0
+        // Summed as Double: 8,192 pixels half lit for a year is about 10^20 ns, past Int64
+        // (the year's soak trapped here, after the device had run all 365 days).
+        return total > 0 ? litNanoseconds.reduce(0.0) { $0 + Double($1) } / total : 0
     }
 }
