@@ -101,13 +101,21 @@ public final class BoardButtons: DigitalInputs {
         nextRetry = nil
         #if Hardware
         for index in groups.indices {
-            // A line requested later is debounced in software: the device's timing was fixed
-            // when it started, with the kernel's debounce off for this line.
             if case .kernel(nil) = groups[index].source, groups[index].boardLine.contains(where: { !muted[$0] }) {
-                request(index, now: now, debounce: false)
+                request(index, now: now, debounce: Self.kernelDebounceAgain(groups[index].boardLine, kernelDebounced))
             }
         }
         #endif
+    }
+
+    /// Whether a group requested again asks the kernel to debounce: exactly when it did before.
+    /// The device's `ButtonTiming` was fixed at start — no software debounce for a line the
+    /// kernel debounced — so a re-request after a read error without the kernel's debounce left
+    /// that line with none at all, and a bouncing press made several gestures (issue 24). A line
+    /// first requested late (its chip was missing at start) is debounced in software, as its
+    /// timing says.
+    static func kernelDebounceAgain(_ lines: [Int], _ kernelDebounced: [Bool]) -> Bool {
+        lines.contains { kernelDebounced.indices.contains($0) && kernelDebounced[$0] }
     }
 
     #if Hardware

@@ -51,6 +51,18 @@ import Testing
     }
 }
 
+/// Issue 24: a group requested again after a read error keeps the kernel's debounce it had at
+/// start (the device runs no software debounce for such a line); a line first requested late
+/// stays debounced in software.
+@Suite struct RequestAgainDebounceTests {
+    @Test func theKernelsDebounceIsAskedForAgainExactlyWhereItWasBefore() {
+        #expect(BoardButtons.kernelDebounceAgain([0, 1], [true, true, false]))
+        #expect(BoardButtons.kernelDebounceAgain([2], [true, true, true]))
+        #expect(!BoardButtons.kernelDebounceAgain([2], [true, true, false]), "first requested late: software debounce")
+        #expect(!BoardButtons.kernelDebounceAgain([], [true]))
+    }
+}
+
 /// A line requested again numbers its edges from 1 again; the board's buttons carry the numbers
 /// on, so only the kernel's own drops leave gaps.
 @Suite struct LineNumberingTests {
