@@ -81,9 +81,14 @@ def test_i2c_adapter_unplugged_and_back(faults):
     record(b.root, "i2c_unplug_journal", repr([l.split("]: ", 1)[-1] for l in lines if "i2c" in l.lower()][:6]))
 
 
-def hang_card(b, seconds):
-    """Holds every new I/O to the card for `seconds`, as an SD card that stops answering."""
+def hang_card(b, seconds, suspended=None):
+    """Holds every new I/O to the card for `seconds`, as an SD card that stops answering.
+    `suspended` (a threading.Event) is set once the suspend has taken effect: on a loaded
+    machine `dmsetup suspend` itself can take seconds, and a press made before it would be
+    written at once (seen on bookworm: the hang began 6 s late and the status check missed it)."""
     b.vm.sh("dmsetup suspend --nolockfs card")
+    if suspended is not None:
+        suspended.set()
     return b.vm.run("sleep %d; dmsetup resume card" % seconds, timeout=seconds + 60)
 
 
@@ -94,9 +99,11 @@ def test_card_hangs_10s_change_written_after(faults):
     import threading
     before = d.journal_count()
     hung = {}
-    t = threading.Thread(target=lambda: hung.update(hang_card(b, 10)))
+    suspended = threading.Event()
+    t = threading.Thread(target=lambda: hung.update(hang_card(b, 10, suspended)))
     t.start()
-    time.sleep(1)
+    assert suspended.wait(60), "dmsetup suspend did not return"
+    time.sleep(0.5)
     press = d.press("A", hold_ms=120, bounce=4)
     t.join()
     _, line = d.wait_journal(r"settings: ", after=before, timeout=60)
@@ -217,9 +224,11 @@ def test_card_hangs_press_still_reaches_glass(faults):
     before = d.journal_count()
     pid = d.show("MainPID")["MainPID"]
     hung = {}
-    t = threading.Thread(target=lambda: hung.update(hang_card(b, 10)))
+    suspended = threading.Event()
+    t = threading.Thread(target=lambda: hung.update(hang_card(b, 10, suspended)))
     t.start()
-    time.sleep(1)
+    assert suspended.wait(60), "dmsetup suspend did not return"
+    time.sleep(0.5)
     d.press("B", hold_ms=120, bounce=4)      # a commit: its write hangs
     time.sleep(1.5)
     press = d.press("C", hold_ms=1300, bounce=4)  # next screen: needs no write
