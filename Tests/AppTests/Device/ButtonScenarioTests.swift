@@ -12,6 +12,18 @@ import Board
 @Suite("Device: buttons")
 struct ButtonScenarioTests {
     /// A press that bounces like a tact switch (`BounceProfile.typical`).
+    /// The reference board with C's short press mapped to remove-location.
+    static func removingBoard() throws -> BoardConfig {
+        let json = ReferenceBoard.json.replacing(
+            "\"press\": \"cycle-time-notation\"", with: "\"press\": \"remove-location\"")
+        guard case .success(let config) = BoardFile.check(Array(json.utf8)) else {
+            throw BoardNotValid()
+        }
+        return config
+    }
+
+    struct BoardNotValid: Error {}
+
     static func press(_ board: SimulatedBoard, _ button: Int, hold: Duration = .milliseconds(120)) {
         board.buttons.press(button, holdFor: hold, bounce: .typical)
         board.advance(by: hold + .milliseconds(200))
@@ -72,12 +84,7 @@ struct ButtonScenarioTests {
 
     @Test("a removal inside its undo window is committed when the device closes (SIGTERM, a reload), not forgotten")
     func removalCommittedOnClose() throws {
-        let json = ReferenceBoard.json.replacing(
-            "\"press\": \"cycle-time-notation\"", with: "\"press\": \"remove-location\"")
-        guard case .success(let config) = BoardFile.check(Array(json.utf8)) else {
-            Issue.record("the modified board does not validate")
-            return
-        }
+        let config = try Self.removingBoard()
         let disk = CrashableFileSystem()
         let board = DeviceRig.make(disk: disk) { $0.board = config }
         board.advance(by: .seconds(10))
@@ -98,13 +105,7 @@ struct ButtonScenarioTests {
 
     @Test("remove-location: the place disappears at once, a long press within 5 s keeps it, later it is gone for good")
     func removeAndUndo() throws {
-        // The reference board with C's short press mapped to remove-location.
-        let json = ReferenceBoard.json.replacing(
-            "\"press\": \"cycle-time-notation\"", with: "\"press\": \"remove-location\"")
-        guard case .success(let config) = BoardFile.check(Array(json.utf8)) else {
-            Issue.record("the modified board does not validate")
-            return
-        }
+        let config = try Self.removingBoard()
         let disk = CrashableFileSystem()
         let board = DeviceRig.make(disk: disk) { $0.board = config }
         board.advance(by: .seconds(10))
