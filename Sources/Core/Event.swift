@@ -32,7 +32,9 @@ public enum Event: Sendable {
     case weatherRestored(WeatherReport, CacheValidators)
     /// The outcome of the fetch ordered with `token` (an outcome for an older token is dropped:
     /// the place changed while it was in flight).
-    case weather(token: UInt64, Result<FetchOutcome, WeatherError>)
+    /// `receivedAt`: the monotonic instant the answer arrived (stamped off the loop on the
+    /// monotonic clock, turned into civil time by the moment's base).
+    case weather(token: UInt64, Result<FetchOutcome, WeatherError>, receivedAt: Instant)
     /// The zone asked for with `Effect.loadZone` is loaded.
     case zone(ZoneRules, ZoneSource)
     /// The zone could not be loaded (no tzdata, an unknown name): the reason, for the log.

@@ -98,3 +98,37 @@ extension Duration {
         Int64(clamping: attoseconds / 1_000_000_000)
     }
 }
+
+/// How civil time maps onto the monotonic clock under one source of time: `wall` was the civil
+/// time at `anchor`, and civil time moves on with the monotonic clock from there.
+///
+/// Anything stamped off the loop (a fetch's arrival) is stamped on the monotonic clock and
+/// turned into civil time through the base the device's time authority chose, so a stamp
+/// taken under one source and read under another is converted, never compared raw.
+public struct TimeBase: Sendable, Equatable {
+    public var anchor: Instant
+    public var wall: WallTime
+    /// Whether someone vouches for `wall` (a synchronised kernel clock, or GPS time two
+    /// consistent epochs agreed on); false for an unsynchronised system clock.
+    public var trusted: Bool
+
+    public init(anchor: Instant, wall: WallTime, trusted: Bool) {
+        self.anchor = anchor
+        self.wall = wall
+        self.trusted = trusted
+    }
+
+    /// The civil time of the monotonic instant `instant` under this base.
+    public func wall(at instant: Instant) -> WallTime { wall + (instant - anchor) }
+
+    /// The monotonic instant whose civil time is `time` under this base.
+    public func instant(at time: WallTime) -> Instant { anchor + (time - wall) }
+
+    /// How far this base's civil time is ahead of `other`'s for the same instant (a clock
+    /// step when the two are the same clock read at different times).
+    public func offset(from other: TimeBase) -> Duration { wall(at: other.anchor) - other.wall }
+
+    /// A base for an untrusted clock that reads the monotonic time as civil time; for orders
+    /// built before any clock was read (tests).
+    public static let untrusted = TimeBase(anchor: .zero, wall: WallTime(seconds: 0), trusted: false)
+}

@@ -61,6 +61,8 @@ struct SimulateCommand: ParsableCommand {
     var orbit: String?
     @Option(help: ArgumentHelp("host (ask this machine's kernel, as the device does; the default on a terminal), system (synchronised; the default with --headless) or gps (not synchronised: the clock waits for GPS time).", valueName: "host|system|gps"))
     var clock: String?
+    @Option(help: ArgumentHelp("Start the system clock this far from the true time, e.g. --clock-offset=-3d, +2h, -90s (a Pi whose fake-hwclock restored an old time); the GPS and the weather service keep the true time. With --clock gps the clock is not synchronised.", valueName: "±Nd|h|m|s"))
+    var clockOffset: String?
     @Option(help: ArgumentHelp("Seed of the simulated bounce, weather and jitter.", valueName: "n"))
     var seed: UInt64 = 1
     @Flag(help: "Print what the device logs on standard error (headless).")

@@ -67,7 +67,32 @@ enum SimulationOptions {
         case "host": setup.systemClock = .host
         case let other: throw usage("simulate: --clock \(other) must be host, system or gps")
         }
+        if let text = command.clockOffset {
+            guard let offset = clockOffset(text) else {
+                throw usage("simulate: --clock-offset \(text) must be a signed amount with a unit, like -3d, +2h, -90m or 45s")
+            }
+            if setup.systemClock == .host { throw usage("simulate: --clock-offset needs --clock system or gps (the host's kernel cannot vouch for a moved clock)") }
+            setup.systemClockOffset = offset
+        }
         return setup
+    }
+
+    /// "-3d", "+2h", "90m", "-45s" (at most 30 years either way).
+    static func clockOffset(_ text: String) -> Duration? {
+        var digits = Substring(text)
+        let negative = digits.first == "-"
+        if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
+        guard let unit = digits.last, let value = Int64(digits.dropLast()), value <= 30 * 366 * 86_400 else { return nil }
+        let seconds: Int64
+        switch unit {
+        case "d": seconds = value * 86_400
+        case "h": seconds = value * 3600
+        case "m": seconds = value * 60
+        case "s": seconds = value
+        default: return nil
+        }
+        guard seconds <= 946_080_000 else { return nil }
+        return .seconds(negative ? -seconds : seconds)
     }
 
     static func loadBoard(_ path: String?) throws -> BoardConfig {

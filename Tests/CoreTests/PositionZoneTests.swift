@@ -73,7 +73,7 @@ struct PositionZoneTests {
         }
         effects.removeAll()
         let answer = Self.report(69.65, 18.96, zone: "Europe/Berlin", at: 6)
-        state.reduce(.weather(token: token, .success(.report(answer, CacheValidators()))), at: ReducerTests.moment(6), into: &effects)
+        state.reduce(.weather(token: token, .success(.report(answer, CacheValidators())), receivedAt: ReducerTests.moment(6).now), at: ReducerTests.moment(6), into: &effects)
         #expect(Self.zoneRequests(effects) == ["Europe/Berlin provider"])
         #expect(Self.logLines(effects) == ["zone: Open-Meteo says Europe/Berlin, the position table says Europe/Oslo (same clock since 1970)"])
         state.reduce(.zone(.fixed(offsetSeconds: 7200, identifier: "Europe/Berlin"), .provider), at: ReducerTests.moment(6), into: &effects)
@@ -82,7 +82,7 @@ struct PositionZoneTests {
         effects.removeAll()
         // A second answer naming the same zone, and a fix nearby: no line, no request.
         state.reduce(Self.fix(69.66, 18.97), at: ReducerTests.moment(60), into: &effects)
-        state.reduce(.weather(token: token, .success(.report(answer, CacheValidators()))), at: ReducerTests.moment(61), into: &effects)
+        state.reduce(.weather(token: token, .success(.report(answer, CacheValidators())), receivedAt: ReducerTests.moment(61).now), at: ReducerTests.moment(61), into: &effects)
         #expect(Self.zoneRequests(effects).isEmpty)
         #expect(Self.logLines(effects).isEmpty)
         #expect(state.zoneSource == .provider)
@@ -99,7 +99,7 @@ struct PositionZoneTests {
         }
         effects.removeAll()
         let answer = Self.report(65.84, 24.14, zone: "Europe/Helsinki", at: 6)
-        state.reduce(.weather(token: token, .success(.report(answer, CacheValidators()))), at: ReducerTests.moment(6), into: &effects)
+        state.reduce(.weather(token: token, .success(.report(answer, CacheValidators())), receivedAt: ReducerTests.moment(6).now), at: ReducerTests.moment(6), into: &effects)
         #expect(Self.zoneRequests(effects) == ["Europe/Helsinki provider"])
         #expect(Self.logLines(effects) == ["zone: Open-Meteo says Europe/Helsinki, the position table says Europe/Stockholm (different clock; 0.5 km from a border)"])
     }

@@ -127,7 +127,7 @@ struct ReducerTests {
         effects.removeAll()
         state.reduce(Self.press(0, .long, at: 1), at: Self.moment(1), into: &effects)  // to Oslo
         effects.removeAll()
-        state.reduce(.weather(token: token, .failure(.unexpectedStatus(500))), at: Self.moment(2), into: &effects)
+        state.reduce(.weather(token: token, .failure(.unexpectedStatus(500)), receivedAt: Self.moment(2).now), at: Self.moment(2), into: &effects)
         #expect(state.weather.state.isLoading, "the Oslo fetch is still out; Berlin's answer changed nothing")
     }
 

@@ -292,7 +292,7 @@ struct RepositoryScenarioTests {
         let late = Bodies.openMeteo(temperature: 30)
         let report = try? Self.service.decode(late, for: order!, receivedAt: rig.clock.wallTime()).get()
         #expect(report != nil)
-        #expect(rig.repository.complete(.success(report!), now: rig.clock.now(), wallNow: rig.clock.wallTime()).isEmpty)
+        #expect(rig.repository.complete(.success(report!), receivedAt: rig.clock.now(), base: rig.base).isEmpty)
         #expect(rig.repository.state == .idle)
     }
 }

@@ -45,14 +45,17 @@ extension Device {
         if case .success(.report(let report, _)) = delivery.result.outcome, let response = delivery.result.response {
             pendingResponse = (delivery.token, WeatherCache(response: response, report: report, order: delivery.order))
         }
-        send(.weather(token: delivery.token, delivery.result.outcome))
+        send(.weather(token: delivery.token, delivery.result.outcome, receivedAt: delivery.result.receivedAt))
     }
 
     /// The last good answer to disk (temp file, sync, rename, directory sync), by the writer;
     /// a failure is logged when it answers, and the old copy stays.
     func saveWeatherCache(_ token: UInt64) {
-        guard let pending = pendingResponse, pending.token == token else { return }
+        guard var pending = pendingResponse, pending.token == token else { return }
         pendingResponse = nil
+        // The stamp the logic holds: the arrival under the time base it trusts now, not the
+        // worker's reading of the clock.
+        if let stamp = state.weather.state.value?.fetchedAt { pending.cache.fetchedAt = stamp }
         store.submit(.saveCache(pending.cache), now: moment.now)
         receiveStore()
     }

@@ -10,6 +10,7 @@ extension Device {
         counters.wakeups += 1
         readMoment()
         serviceGPS()
+        if location.clockTime?.at != vouchedAt, location.clockTime != nil { readMoment() }
         serviceButtons()
         while let delivery = link.receive() { delivered(delivery) }
         serviceStore()

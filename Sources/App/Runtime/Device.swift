@@ -72,6 +72,9 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     var started = false
     /// What the board before a reload showed, resumed right after `.start`.
     var resumeFrom: (ShownPlace, Screen)?
+    /// The monotonic instant of the GPS time the last moment was read with: a newer one (the
+    /// first vouched epoch) is read again in the same wake-up, so the clock appears at once.
+    var vouchedAt: Instant?
     var sending = false
 
     public init<Service: WeatherService>(
@@ -172,19 +175,19 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         return next
     }
 
-    /// The time for this wake-up: the kernel's clock when it is synchronised, else GPS time the
-    /// `ClockGate` vouched for carried on the monotonic clock, else the unsynchronised guess.
+    /// The time for this wake-up, from the one authority (`TimeAuthority`): the kernel's clock
+    /// when it is synchronised, else GPS time the `ClockGate` vouched for carried on the
+    /// monotonic clock, else the system clock, unsure.
     func readMoment() {
         let now = clock.now()
-        if dependencies.systemClockSynchronised() {
-            moment = Moment(now: now, wall: clock.wallTime(), source: .system)
-        } else if let vouched = location.clockTime {
+        // GPS time as the decoder repaired it (a week-number rollover moved on, `GPSTimeRules`).
+        let gps = location.clockTime.map { vouched in
             let ms = vouched.time.millisecondsSinceEpoch
-            let wall = WallTime(seconds: ms / 1000, nanoseconds: Int32(ms % 1000) * 1_000_000) + (now - vouched.at)
-            moment = Moment(now: now, wall: wall, source: .gps)
-        } else {
-            moment = Moment(now: now, wall: clock.wallTime(), source: .none)
+            return (time: WallTime(seconds: ms / 1000, nanoseconds: Int32(ms % 1000) * 1_000_000), at: vouched.at)
         }
+        vouchedAt = location.clockTime?.at
+        moment = TimeAuthority.moment(
+            now: now, system: clock.wallTime(), synchronised: dependencies.systemClockSynchronised(), gps: gps)
     }
 
     /// Runs the reducer on `event` and carries out what it asks, then whatever those effects

@@ -77,7 +77,7 @@ public final class ThreadedWeatherLink: WeatherLink, @unchecked Sendable {
             // The worker holds the link until it ends.
             let error = spawn { [self] in work() }
             guard error == 0 else {
-                deliver(WeatherDelivery(token: token, order: order, result: Self.cannotStart(error)))
+                deliver(WeatherDelivery(token: token, order: order, result: Self.cannotStart(error, at: order.time.anchor)))
                 wake()
                 return
             }
@@ -144,10 +144,11 @@ public final class ThreadedWeatherLink: WeatherLink, @unchecked Sendable {
     /// The answer to an order when the worker cannot start: a transport failure, so the
     /// repository logs it as one line and backs off like any other, and the next order tries
     /// again. EAGAIN is pthread_create(3)'s "insufficient resources or a thread limit".
-    static func cannotStart(_ error: Int32) -> WeatherFetch.Result {
+    /// `at`: the order's instant (the answer is at once).
+    static func cannotStart(_ error: Int32, at instant: Instant) -> WeatherFetch.Result {
         let hint = error == EAGAIN ? " (too many threads, or too little memory)" : ""
         let detail = "cannot start the weather thread: pthread_create: \(String(cString: strerror(error)))\(hint)"
-        return WeatherFetch.Result(outcome: .failure(.transport(TransportError(.other, detail))), response: nil)
+        return WeatherFetch.Result(outcome: .failure(.transport(TransportError(.other, detail))), response: nil, receivedAt: instant)
     }
 
     /// `pthread_create(3)` with `PTHREAD_CREATE_DETACHED`: the thread's resources, its stack

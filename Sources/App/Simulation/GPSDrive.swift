@@ -14,7 +14,7 @@ public struct GPSDrive {
         case capture([[UInt8]])
     }
 
-    public let source: Source
+    public private(set) var source: Source
     public let start: Instant
     public let period: Duration
     public private(set) var epoch = 0
@@ -37,6 +37,16 @@ public struct GPSDrive {
             speed: 12, startTime: startTime)
         route.noFixEpochs = Set(0..<4)
         return GPSDrive(source: .route(route), start: start)
+    }
+
+    /// Moves the dates of the built-in route's sentences by `shift` from now on (a receiver
+    /// whose firmware mishandles the week-number rollover); a capture keeps its recorded dates.
+    /// Returns whether anything moved.
+    public mutating func shiftTime(by shift: Duration) -> Bool {
+        guard case .route(var route) = source else { return false }
+        route.startTime = route.startTime + shift
+        source = .route(route)
+        return true
     }
 
     /// When the next epoch is due; nil when a capture has run out.

@@ -89,7 +89,43 @@ extension SimulatedBoard {
             }
         case .powerCut:
             note("power cut")
+        case .clock(let change):
+            changeClock(change)
+        case .gpsWeekRollover:
+            let moved = drive?.shiftTime(by: .zero - TimeAuthority.gpsWeekRollover) ?? false
+            note(moved ? "GPS receiver dates its fixes 1024 weeks back (week-number rollover)" : "no built-in GPS route to roll over")
         }
+    }
+
+    /// The true time: the start's, moved on by the monotonic clock. The receiver and the
+    /// weather service keep it whatever happens to the system clock.
+    public var trueTime: WallTime { setup.start + (clock.now() - startInstant) }
+
+    /// A script's clock event: the system clock moves (without the monotonic clock, as
+    /// `clock_settime` does) and the kernel's flag changes. On a real board the loop wakes at
+    /// once (a `TFD_TIMER_CANCEL_ON_SET` timerfd); here the device is woken likewise.
+    func changeClock(_ change: SimulationScript.ClockChange) {
+        let before = clock.wallTime()
+        switch change {
+        case .step(let by):
+            clock.setWallTime(before + by)
+            systemClockSynchronised = true
+            note("NTP steps the system clock by \(by < .zero ? "−" : "+")\(AppState.spokenStep(by)) and synchronises it")
+        case .set(let offset):
+            clock.setWallTime(trueTime + offset)
+            systemClockSynchronised = false
+            let side = offset < .zero ? "behind" : "ahead"
+            note("system clock set \(AppState.spokenStep(offset)) \(side) the true time, not synchronised")
+        case .sync:
+            clock.setWallTime(trueTime)
+            systemClockSynchronised = true
+            note("NTP sets the system clock to the true time and synchronises it")
+        case .unsync:
+            systemClockSynchronised = false
+            note("the kernel no longer vouches for the system clock")
+        }
+        if setup.systemClock == .host { note("(the host's kernel answers for the flag: --system-clock host)") }
+        wake()
     }
 
     /// This thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), in nanoseconds: what the device's

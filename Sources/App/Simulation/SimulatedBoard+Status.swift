@@ -18,7 +18,7 @@ extension SimulatedBoard {
         case .noValidSentences: gps = "GPS garbled"
         case .waiting: gps = "GPS starting"
         }
-        let wall = clock.wallTime()
+        let wall = device.moment.wall
         var weather = "weather "
         switch state.weather.state {
         case .idle: weather += "waiting for a position"

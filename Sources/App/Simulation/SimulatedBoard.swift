@@ -52,6 +52,9 @@ public final class SimulatedBoard {
     /// Off, edges wait in the kernel's buffer until the next wake-up: a device busy elsewhere.
     public var wakesOnEdges = true
     public let startInstant: Instant
+    /// Whether the simulated kernel vouches for the system clock; script clock events set it
+    /// (ignored with `SystemClock.host`, where the host's kernel answers).
+    public var systemClockSynchronised: Bool
     /// CPU time spent inside the device's `service()` (the simulated parts excluded).
     public internal(set) var deviceCPUNanoseconds: Int64 = 0
     /// Per-pixel lit time of the OLED (nil on an LCD).
@@ -60,9 +63,12 @@ public final class SimulatedBoard {
     public init(_ setup: SimulationSetup) {
         self.setup = setup
         let board = setup.board
-        let clock = VirtualClock(start: .zero, wallTime: setup.start)
+        // The system clock may start off the true time (`systemClockOffset`); the world (the
+        // receiver's GPS time, the weather service's clock) keeps the true time.
+        let clock = VirtualClock(start: .zero, wallTime: setup.start + setup.systemClockOffset)
         self.clock = clock
         startInstant = clock.now()
+        systemClockSynchronised = setup.systemClock == .synchronised
         let bus = SimulatedI2CBus(clock: clock)
         self.bus = bus
         bus.isLogging = false
@@ -119,7 +125,11 @@ public final class SimulatedBoard {
         let link: any WeatherLink
         switch setup.weather {
         case .sample, .offline, .rateLimited:
-            let simulated = Self.weatherTwin(service: service, clock: clock, zone: setup.serviceZone, loadZone: setup.loadZone, seed: setup.seed)
+            nonisolated(unsafe) let sameThreadClock = clock
+            let (trueStart, origin) = (setup.start, clock.now())
+            let simulated = Self.weatherTwin(
+                service: service, clock: clock, zone: setup.serviceZone, loadZone: setup.loadZone, seed: setup.seed,
+                trueTime: { trueStart + (sameThreadClock.now() - origin) })
             if case .offline = setup.weather { simulated.transport.isReachable = false }
             if case .rateLimited = setup.weather { simulated.transport.isRateLimited = true }
             network = simulated
@@ -133,11 +143,8 @@ public final class SimulatedBoard {
         if let orbit = setup.orbit { options.orbit = orbit && board.display.kind.isOLED }
         if let rotate = setup.rotateEvery { options.rotateEvery = rotate }
         var log: (Instant, LogLine) -> Void = { _, _ in }
-        let synchronised: () -> Bool
-        switch setup.systemClock {
-        case .synchronised: synchronised = { true }
-        case .unsynchronised: synchronised = { false }
-        case .host:
+        var synchronised: () -> Bool = { false }
+        if setup.systemClock == .host {
             let kernel = KernelClock()
             synchronised = { kernel.isSynchronised() }
         }
@@ -151,10 +158,11 @@ public final class SimulatedBoard {
             stateDirectory: setup.stateDirectory,
             files: setup.disk, display: display, sensor: sensor, link: link, service: service,
             dependencies: DeviceDependencies(
-                systemClockSynchronised: synchronised, loadZone: setup.loadZone,
+                systemClockSynchronised: { synchronised() }, loadZone: setup.loadZone,
                 log: { log($0, $1) }),
             seed: setup.seed)
         log = { [unowned self] instant, line in self.record(instant, line) }
+        if setup.systemClock != .host { synchronised = { [unowned self] in self.systemClockSynchronised } }
     }
 
     /// Starts the device (the first frame goes on the glass).

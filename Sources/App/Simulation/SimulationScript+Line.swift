@@ -16,9 +16,12 @@ struct ScriptLineError: Error {
 /// would otherwise surface as the misleading "no event".
 enum ScriptLine {
     /// Every key, in the order the messages list them.
-    static let knownKeys = ["at", "press", "hold", "ms", "gps", "network", "i2c", "count", "disk", "power"]
+    static let knownKeys = ["at", "press", "hold", "ms", "gps", "network", "i2c", "count", "disk", "power", "clock", "by"]
     /// The keys that name an event; a line has exactly one.
-    static let eventKeys = ["press", "hold", "gps", "network", "i2c", "disk", "power"]
+    static let eventKeys = ["press", "hold", "gps", "network", "i2c", "disk", "power", "clock"]
+    /// The largest clock step or offset, in seconds: 30 years either way (a clock at 1970, a
+    /// receiver two rollovers back).
+    static let largestClockChange = 946_080_000.0
     /// The latest `at`: ten years of virtual time, far beyond any run, and far from the limits
     /// of `Duration`'s nanoseconds.
     static let latest = 315_360_000.0
@@ -53,6 +56,7 @@ enum ScriptLine {
         }
         if members["ms"] != nil, event != "hold" { throw ScriptLineError("\"ms\" goes with \"hold\" only") }
         if members["count"] != nil, event != "i2c" { throw ScriptLineError("\"count\" goes with \"i2c\" only") }
+        if members["by"] != nil, event != "clock" { throw ScriptLineError("\"by\" goes with \"clock\" only") }
         return (at, try action(event, members[event]!, members))
     }
 
@@ -85,7 +89,18 @@ enum ScriptLine {
             }
             return .hold(button: index, duration: .milliseconds(try whole(ms, key: "ms", range: holdRange, unit: "milliseconds")))
         case "gps":
-            return .gps(plugged: try choice(value, key: event, ["unplug": false, "replug": true], order: ["unplug", "replug"]))
+            let table: [String: SimulationScript.Action] = [
+                "unplug": .gps(plugged: false), "replug": .gps(plugged: true), "week-rollover": .gpsWeekRollover,
+            ]
+            return try choice(value, key: event, table, order: ["unplug", "replug", "week-rollover"])
+        case "clock":
+            let kind = try choice(value, key: event, ["step": 0, "set": 1, "sync": 2, "unsync": 3], order: ["step", "set", "sync", "unsync"])
+            guard kind < 2 else {
+                if members["by"] != nil { throw ScriptLineError("\"by\" goes with \"clock\": \"step\" or \"set\" only") }
+                return .clock(kind == 2 ? .sync : .unsync)
+            }
+            let by = try clockSeconds(members["by"], kind: kind == 0 ? "step" : "set")
+            return .clock(kind == 0 ? .step(by) : .set(offset: by))
         case "network":
             return .network(up: try choice(value, key: event, ["down": false, "up": true], order: ["down", "up"]))
         case "i2c":
@@ -101,6 +116,20 @@ enum ScriptLine {
             _ = try choice(value, key: event, ["cut": true], order: ["cut"])
             return .powerCut
         }
+    }
+
+    /// `by`: seconds, negative for back, fractional allowed, within 30 years.
+    static func clockSeconds(_ value: JSONValue?, kind: String) throws(ScriptLineError) -> Duration {
+        guard let value else {
+            throw ScriptLineError("\"clock\": \"\(kind)\" needs \"by\", in seconds (negative: back), such as \"by\": -259200 for 3 days")
+        }
+        guard case .number(let seconds) = value, seconds.isFinite else {
+            throw ScriptLineError("\"by\" must be a number of seconds, found \(value.kindDescription)")
+        }
+        guard abs(seconds) <= largestClockChange else {
+            throw ScriptLineError("\"by\" is too large (\(JSONValue.format(seconds)) s): at most 30 years either way")
+        }
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
     }
 
     /// "a"…"d" or "A"…"D" → 0…3.

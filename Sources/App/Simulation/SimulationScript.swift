@@ -13,6 +13,11 @@
 ///     {"at": 95, "i2c": "nack", "count": 3}    the display refuses the next 3 transactions (1…1000, default 1)
 ///     {"at": 100, "disk": "eio"}               or "enospc", "readonly", "ok"
 ///     {"at": 120, "power": "cut"}              the run ends as at a power cut
+///     {"at": 30, "clock": "step", "by": 3600}  NTP steps the system clock by +3600 s (±, any size) and synchronises it
+///     {"at": 30, "clock": "set", "by": -259200} the system clock set 3 days behind the true time, not synchronised
+///     {"at": 30, "clock": "sync"}              NTP sets the system clock right and synchronises it
+///     {"at": 30, "clock": "unsync"}            the kernel stops vouching for the system clock (STA_UNSYNC)
+///     {"at": 0, "gps": "week-rollover"}        the receiver dates its fixes 1,024 weeks back from now on
 ///
 /// `at` is seconds of virtual time from the start, whole or fractional, 0 or more. Lines may come
 /// in any order; the steps are sorted by time, and events at the same time keep the order of
@@ -36,6 +41,26 @@ public struct SimulationScript: Sendable, Equatable {
         case disk(DiskCondition)
         /// Power is cut: the run ends without a clean shutdown.
         case powerCut
+        /// Something happens to the system clock (the true time, the receiver's and the weather
+        /// service's, goes on undisturbed).
+        case clock(ClockChange)
+        /// The receiver's firmware mishandles the GPS week-number rollover: its dates go 1,024
+        /// weeks back.
+        case gpsWeekRollover
+    }
+
+    /// What happens to the simulated system clock (`CLOCK_REALTIME` and the kernel's
+    /// synchronisation flag).
+    public enum ClockChange: Sendable, Equatable {
+        /// NTP steps the clock by this much and marks it synchronised.
+        case step(Duration)
+        /// The clock is set this far from the true time (negative: behind) and is not
+        /// synchronised: a fake-hwclock restore, a hand-set clock.
+        case set(offset: Duration)
+        /// NTP sets the clock to the true time and marks it synchronised.
+        case sync
+        /// The kernel stops vouching for the clock.
+        case unsync
     }
 
     /// What the store's disk does from a `disk` event on.

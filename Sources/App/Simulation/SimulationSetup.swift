@@ -38,7 +38,7 @@ public struct SimulationSetup {
     /// Overrides the board's automatic screen rotation; nil keeps it.
     public var rotateEvery: Duration??
     /// What the kernel says about the system clock.
-    public enum SystemClock: Sendable {
+    public enum SystemClock: Sendable, Equatable {
         /// Synchronised (NTP): the clock's source is the system.
         case synchronised
         /// Not synchronised: GPS time, once the receiver's time is vouched for.
@@ -49,6 +49,10 @@ public struct SimulationSetup {
     }
 
     public var systemClock = SystemClock.synchronised
+    /// How far the system clock is from the true time at the start (negative: behind), as
+    /// on a Pi whose fake-hwclock restored the last shutdown's time. The receiver's GPS time
+    /// and the weather service keep the true time, `start`.
+    public var systemClockOffset: Duration = .zero
     /// The zone the simulated weather service names for every place (the real one names the
     /// place's own zone; the twin has no map of zones).
     public var serviceZone: String = "Europe/Berlin"

@@ -9,7 +9,7 @@ extension AppState {
     /// The one way the state changes. `effects` is the caller's buffer (reserved once), so an
     /// event allocates nothing unless its own work does (a new forecast, a new status line).
     public mutating func reduce(_ event: Event, at moment: Moment, into effects: inout [Effect]) {
-        clockSource = moment.source
+        observeClock(moment, &effects)
         switch event {
         case .start:
             start(moment, &effects)
@@ -46,8 +46,8 @@ extension AppState {
             if saving.waiting == 0 { requestedSettings = nil }
         case .weatherRestored(let report, let validators):
             restore(report, validators, moment, &effects)
-        case .weather(let token, let outcome):
-            weatherOutcome(token, outcome, moment, &effects)
+        case .weather(let token, let outcome, let receivedAt):
+            weatherOutcome(token, outcome, receivedAt: receivedAt, moment, &effects)
         case .zone(let rules, let source):
             zoneLoaded(rules, source, moment, &effects)
         case .zoneFailed(let name, let reason):
@@ -132,7 +132,8 @@ extension AppState {
         }
         // What is shown stays as it is while a fetch is out (a problem line too, until the
         // outcome replaces it): no flicker, and nothing to rebuild.
-        if let order = weather.nextOrder(now: now) {
+        if var order = weather.nextOrder(now: now) {
+            order.time = moment.base
             weatherToken &+= 1
             effects.append(.fetchWeather(order, token: weatherToken))
         }

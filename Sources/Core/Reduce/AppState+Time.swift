@@ -11,8 +11,8 @@ extension AppState {
         let now = moment.now
         guard moment.source != .none else {
             if force { refreshWeatherPanel(moment) }
-            // No time anyone vouches for: no clock on the screen, and look again in a minute
-            // (a GPS time or the kernel's synchronisation may have come).
+            // A system clock that was never set: no clock on the screen, and look again in a
+            // minute (a new source or a step is seen at once anyway: `observeClock`).
             if model.clock != nil {
                 model.clock = nil
                 frameDirty = true
@@ -27,9 +27,10 @@ extension AppState {
         let intoMinute = Duration.seconds(((wall.seconds % 60) + 60) % 60) + .nanoseconds(Int64(wall.nanoseconds))
         nextMinute = now + (.seconds(60) - intoMinute)
         let minuteOfDay = local.hour * 60 + local.minute
-        guard force || minuteOfDay != shownMinute else { return }
+        let unsure = !moment.source.isTrusted
+        guard force || minuteOfDay != shownMinute || model.clock?.unsure != unsure else { return }
         shownMinute = minuteOfDay
-        model.clock = ClockTime(hour: local.hour, minute: local.minute)
+        model.clock = ClockTime(hour: local.hour, minute: local.minute, unsure: unsure)
         frameDirty = true
         if force || local.hour != shownHour {
             shownHour = local.hour
@@ -48,7 +49,8 @@ extension AppState {
         case .alwaysBright: dim = false
         case .alwaysDim: dim = true
         case .automatic:
-            guard moment.source != .none else { return }
+            // Only a time someone vouches for: a clock hours off would dim at noon.
+            guard moment.source.isTrusted else { return }
             dim = Self.isNight(at: moment.wall, position: shownPosition, zone: zone)
         }
         if dim != dimmed {

@@ -11,17 +11,18 @@ extension AppState {
             effects.append(.log(.text("weather cache is for \(position?.label ?? "no place"), not the shown place; not shown")))
             return
         }
-        weather.restore(report, validators: validators)
+        weather.restore(report, validators: validators, base: moment.base)
         zoneFrom(report, &effects)
         refreshWeatherPanel(moment)
         frameDirty = true
     }
 
     mutating func weatherOutcome(
-        _ token: UInt64, _ outcome: Result<FetchOutcome, WeatherError>, _ moment: Moment, _ effects: inout [Effect]
+        _ token: UInt64, _ outcome: Result<FetchOutcome, WeatherError>, receivedAt: Instant, _ moment: Moment,
+        _ effects: inout [Effect]
     ) {
         guard token == weatherToken else { return }  // for a place no longer shown
-        for effect in weather.complete(outcome, now: moment.now, wallNow: moment.wall) {
+        for effect in weather.complete(outcome, receivedAt: receivedAt, base: moment.base) {
             switch effect {
             case .persist: effects.append(.saveWeatherCache(token: token))
             case .log(let line): effects.append(.log(.problem(line)))
@@ -64,6 +65,7 @@ extension AppState {
         switch weather.freshness(at: moment.wall) {
         case .none, .fresh: freshness = .fresh
         case .stale(let age), .expired(let age): freshness = .stale(minutes: Int(age.components.seconds / 60))
+        case .ageUnknown: freshness = .ageUnknown
         }
         if model.weather.freshness != freshness {
             model.weather.freshness = freshness
@@ -77,7 +79,8 @@ extension AppState {
     func conditionsRegime(at wall: WallTime) -> Int {
         guard let report = weather.state.value else { return 0 }
         let policy = weather.policy
-        if wall - report.fetchedAt >= policy.blankRealtimeAfter { return 2 }
+        let age = wall - report.fetchedAt
+        if age >= policy.blankRealtimeAfter || age < .zero - RefreshPolicy.futureTolerance { return 2 }
         if let current = report.current, wall - current.time >= policy.currentFallbackAfter { return 1 }
         return 0
     }

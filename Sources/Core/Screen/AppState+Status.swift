@@ -121,6 +121,7 @@ extension AppState {
         switch clockSource {
         case .system: return StatusLine("Clock", "NTP, \(zoneName)")
         case .gps: return StatusLine("Clock", "GPS, \(zoneName)")
+        case .unsure: return StatusLine("Clock", "unsure, no NTP/GPS", isProblem: true)
         case .none: return StatusLine("Clock", "not set yet", isProblem: true)
         }
     }

@@ -62,6 +62,8 @@ public struct AppState {
 
     // Deadlines (monotonic)
     var nextMinute: Instant?
+    /// The time base of the last event, to see a step of the wall clock or a new source.
+    var clockBase: TimeBase?
     var nextOrbit: Instant?
     var nextRotation: Instant?
     var nextSensor: Instant?

@@ -70,8 +70,15 @@ public enum ClockSource: Sendable, Equatable {
     /// The system clock is not synchronised; the time is GPS time that two consecutive trusted
     /// epochs agreed on (`ClockGate`), carried forward on the monotonic clock.
     case gps
-    /// Neither: the time of day is not shown rather than shown wrong.
+    /// Neither, but the system clock reads a plausible time: shown, marked unsure (`12:34?`),
+    /// and nothing written to disk is stamped with it.
+    case unsure
+    /// The system clock reads a time before `TimeAuthority.earliestPlausible` (a Pi that booted
+    /// without fake-hwclock starts at 1970): the time of day is not shown rather than shown wrong.
     case none
+
+    /// Whether someone vouches for the time: the kernel's synchronisation or the GPS.
+    public var isTrusted: Bool { self == .system || self == .gps }
 }
 
 /// Where the zone the clock is shown in comes from.
@@ -87,8 +94,9 @@ public enum ZoneSource: Sendable, Equatable {
 }
 
 /// The time as the runtime read it for one event: the monotonic instant (every deadline) and
-/// the wall time with its source. With `source == .none` the wall time is the system clock's
-/// unsynchronised guess: good enough to age data by, never shown as the time of day.
+/// the wall time with its source (`TimeAuthority`). With `.unsure` or `.none` the wall time is
+/// the system clock's unsynchronised guess; ages within a run come from the monotonic clock
+/// through `base`, so they are right whatever the guess.
 public struct Moment: Sendable, Equatable {
     public var now: Instant
     public var wall: WallTime
@@ -99,4 +107,7 @@ public struct Moment: Sendable, Equatable {
         self.wall = wall
         self.source = source
     }
+
+    /// The mapping from the monotonic clock to civil time this moment was read under.
+    public var base: TimeBase { TimeBase(anchor: now, wall: wall, trusted: source.isTrusted) }
 }

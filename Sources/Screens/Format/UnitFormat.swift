@@ -45,6 +45,7 @@ public enum UnitFormat {
             text.append(time.minute, minimumDigits: 2)
             text.append(time.hour < 12 ? " AM" : " PM")
         }
+        if time.unsure { text.append("?") }
         return text.string
     }
 

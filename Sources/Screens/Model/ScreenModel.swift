@@ -57,11 +57,14 @@ extension ScreenModel {
 public struct ClockTime: Sendable, Equatable, Hashable {
     public var hour: Int
     public var minute: Int
+    /// Read from a clock no one vouches for (no NTP, no GPS time yet): drawn with a `?`.
+    public var unsure: Bool
 
-    public init(hour: Int, minute: Int) {
+    public init(hour: Int, minute: Int, unsure: Bool = false) {
         precondition((0..<24).contains(hour) && (0..<60).contains(minute), "a time of day")
         self.hour = hour
         self.minute = minute
+        self.unsure = unsure
     }
 }
 
@@ -102,6 +105,8 @@ public struct WeatherPanel: Sendable, Equatable {
         case fresh
         /// The last fetch failed or is overdue: the values are `minutes` old.
         case stale(minutes: Int)
+        /// Stamped by a clock ahead of the one shown now: how old is not known.
+        case ageUnknown
     }
 
     /// The last good forecast, if there ever was one.

@@ -14,6 +14,7 @@ extension WeatherPanel {
         switch policy.freshness(of: report, at: now) {
         case .none, .fresh: freshness = .fresh
         case .stale(let age), .expired(let age): freshness = .stale(minutes: Int(age.components.seconds / 60))
+        case .ageUnknown: freshness = .ageUnknown
         }
         self.init(
             forecast: report.map { Forecast(report: $0, now: now, zone: zone, policy: policy) }, freshness: freshness,

@@ -83,6 +83,7 @@ enum ScreenParts {
     /// values are what the screen is about), then the GPS. `detail` is the age of stale values.
     static func problem(_ model: ScreenModel) -> (text: String, detail: String?)? {
         if let problem = model.weather.problem {
+            if model.weather.freshness == .ageUnknown { return (problem, ", age unknown") }
             guard case .stale(let minutes) = model.weather.freshness else { return (problem, nil) }
             var age = ShortText(", ")
             age.append(minutes)

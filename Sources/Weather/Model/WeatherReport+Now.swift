@@ -6,7 +6,8 @@ extension WeatherReport {
     /// hour that contains `time`; nothing at all once the fetch is 3 hours old, because an old
     /// "now" misleads more than a blank one.
     public func conditions(at time: WallTime, policy: RefreshPolicy = .standard) -> CurrentConditions? {
-        guard time - fetchedAt < policy.blankRealtimeAfter else { return nil }
+        let age = time - fetchedAt
+        guard age < policy.blankRealtimeAfter, age >= .zero - RefreshPolicy.futureTolerance else { return nil }
         if let current, time - current.time < policy.currentFallbackAfter { return current }
         if let hour = hours.last(where: { $0.time <= time }), time - hour.time < .seconds(3600) {
             return CurrentConditions(

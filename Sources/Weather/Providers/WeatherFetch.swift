@@ -8,21 +8,30 @@ public enum WeatherFetch {
     public struct Result: Sendable {
         public var outcome: Swift.Result<FetchOutcome, WeatherError>
         public var response: HTTPResponse?
+        /// When the answer (or the failure) arrived, on the monotonic clock: never a raw
+        /// `CLOCK_REALTIME`, which may be set differently from the time the device shows.
+        public var receivedAt: Instant
 
-        public init(outcome: Swift.Result<FetchOutcome, WeatherError>, response: HTTPResponse?) {
+        public init(outcome: Swift.Result<FetchOutcome, WeatherError>, response: HTTPResponse?, receivedAt: Instant) {
             self.outcome = outcome
             self.response = response
+            self.receivedAt = receivedAt
         }
     }
 
+    /// `clock` is read for its monotonic time only; civil times come from `order.time`.
     public static func perform<Service: WeatherService, Transport: HTTPTransport, Clock: DeviceClock>(
         _ order: FetchOrder, service: Service, transport: inout Transport, clock: Clock
     ) -> Result {
-        switch transport.send(service.request(for: order)) {
+        let request = service.request(for: order)
+        let sent = transport.send(request)
+        let received = clock.now()
+        switch sent {
         case .failure(let error):
-            return Result(outcome: .failure(.transport(error)), response: nil)
+            return Result(outcome: .failure(.transport(error)), response: nil, receivedAt: received)
         case .success(let response):
-            return Result(outcome: service.decode(response, for: order, receivedAt: clock.wallTime()), response: response)
+            let outcome = service.decode(response, for: order, receivedAt: order.time.wall(at: received))
+            return Result(outcome: outcome, response: response, receivedAt: received)
         }
     }
 }

@@ -17,11 +17,16 @@ public struct FetchOrder: Sendable, Equatable {
     public var units: RequestUnits
     /// From the last good answer, for a conditional request (MET: `If-Modified-Since`).
     public var validators: CacheValidators
+    /// The device's time when it gave the order: the worker turns the monotonic instant an
+    /// answer arrives at into civil time with it, and verifies certificates at that time when
+    /// it is trusted (a Pi's system clock may be months off before NTP answers).
+    public var time: TimeBase
 
-    public init(position: Coordinate, units: RequestUnits = .metric, validators: CacheValidators = .none) {
+    public init(position: Coordinate, units: RequestUnits = .metric, validators: CacheValidators = .none, time: TimeBase = .untrusted) {
         self.position = position
         self.units = units
         self.validators = validators
+        self.time = time
     }
 }
 

@@ -29,4 +29,14 @@ public enum LoadingState<Value: Sendable & Equatable, Failure: Error & Equatable
         if case .loading = self { return true }
         return false
     }
+
+    /// The same state holding `value` where it held one (idle stays idle).
+    public func replacingValue(_ value: Value) -> Self {
+        switch self {
+        case .idle: .idle
+        case .loading: .loading(last: value)
+        case .success: .success(value)
+        case .failure(let error, _): .failure(error, last: value)
+        }
+    }
 }

@@ -44,11 +44,20 @@ public enum WeatherFreshness: Sendable, Equatable {
     case stale(age: Duration)
     /// Older than `blankRealtimeAfter`: the current conditions are blanked.
     case expired(age: Duration)
+    /// Stamped later than now by more than `futureTolerance`: the clock it is read against is
+    /// behind the one that stamped it (a cache written under GPS time, read before GPS time
+    /// came back), so its age is not known. Treated as expired, never as fresh.
+    case ageUnknown
 }
 
 extension RefreshPolicy {
+    /// How far in the future a stamp may be before its age counts as unknown (clocks a
+    /// little apart, a fetch stamped a moment ahead).
+    public static let futureTolerance = Duration.seconds(60)
+
     public func freshness(of report: WeatherReport?, at wallNow: WallTime) -> WeatherFreshness {
         guard let report else { return .none }
+        if wallNow - report.fetchedAt < .zero - Self.futureTolerance { return .ageUnknown }
         let age = max(wallNow - report.fetchedAt, .zero)
         if age >= blankRealtimeAfter { return .expired(age: age) }
         if age >= staleAfter { return .stale(age: age) }

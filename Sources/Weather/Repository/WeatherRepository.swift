@@ -16,7 +16,13 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
     private(set) var validators = CacheValidators.none
     private var lastAttempt: Instant?
     private var consecutiveFailures = 0
-    private var lastPersisted: (at: WallTime, provider: WeatherProvider, position: Coordinate?)?
+    private var lastPersisted: (at: Instant, provider: WeatherProvider, position: Coordinate?)?
+    /// The monotonic instant the report held now arrived, when it arrived in this run (nil for
+    /// one restored from disk): its civil stamp follows the device's time base.
+    private var stampedAt: Instant?
+    /// The report arrived while no one vouched for the time: it goes to disk, with a stamp a
+    /// later run can trust, once someone does.
+    private var persistWhenTrusted = false
     private var random: Random
 
     public init(policy: RefreshPolicy = .standard, units: RequestUnits = .metric, random: Random) {
@@ -37,11 +43,14 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
 
     /// The last good response from the disk cache, decoded: shown (marked stale by its age)
     /// until the network answers. Its validators let MET answer 304.
-    public mutating func restore(_ report: WeatherReport, validators: CacheValidators) {
+    /// Its stamp was written under a trusted clock and stays as it is; `base` places it on the
+    /// monotonic clock to space the next write.
+    public mutating func restore(_ report: WeatherReport, validators: CacheValidators, base: TimeBase) {
         guard state.value == nil else { return }
         state = .success(report)
+        stampedAt = nil
         self.validators = CacheValidators(lastModified: validators.lastModified)
-        lastPersisted = (report.fetchedAt, report.provider, report.position?.rounded())
+        lastPersisted = (base.instant(at: report.fetchedAt), report.provider, report.position?.rounded())
     }
 
     /// A position from the GPS (or a saved location). The first one fetches at once; later ones
@@ -80,17 +89,27 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
         return FetchOrder(position: position, units: units, validators: validators)
     }
 
-    /// The outcome of the order given out last, received at `now` (`wallNow` in civil time).
-    /// An outcome that arrives when no order is out (after `wipe()`) is dropped.
-    public mutating func complete(_ outcome: Result<FetchOutcome, WeatherError>, now: Instant, wallNow: WallTime) -> [Effect] {
+    /// The outcome of the order given out last, which arrived at the monotonic instant
+    /// `receivedAt`; `base` is the device's time now (`base.anchor` is now). The report is
+    /// stamped with `base`'s civil time of its arrival, whatever clock the worker saw. An
+    /// outcome that arrives when no order is out (after `wipe()`) is dropped.
+    public mutating func complete(_ outcome: Result<FetchOutcome, WeatherError>, receivedAt: Instant, base: TimeBase) -> [Effect] {
         guard state.isLoading else { return [] }
+        let now = base.anchor
+        let wallNow = base.wall
         switch outcome {
-        case .success(.report(let report, let newValidators)):
+        case .success(.report(var report, let newValidators)):
+            report.fetchedAt = base.wall(at: receivedAt)
             state = .success(report)
+            stampedAt = receivedAt
             validators = newValidators
             consecutiveFailures = 0
             nextAttempt = now + refreshDelay(validators: newValidators)
-            return persistIfDue(report, wallNow: wallNow)
+            guard base.trusted else {
+                persistWhenTrusted = true
+                return []
+            }
+            return persistIfDue(report, now: now)
         case .success(.notModified(let newValidators)):
             validators = newValidators
             consecutiveFailures = 0
@@ -102,8 +121,9 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
                 nextAttempt = now
                 return [.log("weather: 304 Not Modified, but there is no cached forecast; fetching again")]
             }
-            report.fetchedAt = wallNow
+            report.fetchedAt = base.wall(at: receivedAt)
             state = .success(report)
+            stampedAt = receivedAt
             return []
         case .failure(let error):
             state = .failure(error, last: state.value)
@@ -123,6 +143,21 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
         lastAttempt = nil
         consecutiveFailures = 0
         lastPersisted = nil
+        stampedAt = nil
+        persistWhenTrusted = false
+    }
+
+    /// The device's time changed source or stepped: the report that arrived in this run gets
+    /// its stamp under `base` (its age is monotonic time since it arrived). True when it should
+    /// now be written to disk: it arrived under an unsure clock and `base` is trusted.
+    public mutating func restamp(_ base: TimeBase) -> Bool {
+        guard let stampedAt, var report = state.value else { return false }
+        report.fetchedAt = base.wall(at: stampedAt)
+        state = state.replacingValue(report)
+        guard base.trusted, persistWhenTrusted else { return false }
+        persistWhenTrusted = false
+        lastPersisted = (base.anchor, report.provider, report.position?.rounded())
+        return true
     }
 
     // MARK: Freshness
@@ -168,14 +203,15 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
         return .nanoseconds(Int64.random(in: 0...limit.nanoseconds, using: &random))
     }
 
-    private mutating func persistIfDue(_ report: WeatherReport, wallNow: WallTime) -> [Effect] {
+    private mutating func persistIfDue(_ report: WeatherReport, now: Instant) -> [Effect] {
         let place = report.position?.rounded()
+        persistWhenTrusted = false
         if let last = lastPersisted, last.provider == report.provider, last.position == place,
-            wallNow - last.at < policy.persistInterval, wallNow >= last.at
+            now - last.at < policy.persistInterval, now >= last.at
         {
             return []
         }
-        lastPersisted = (wallNow, report.provider, place)
+        lastPersisted = (now, report.provider, place)
         return [.persist]
     }
 }

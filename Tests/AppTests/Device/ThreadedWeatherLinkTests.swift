@@ -11,7 +11,7 @@ import Weather
 @Suite("Device: the weather worker thread", .serialized)
 struct ThreadedWeatherLinkTests {
     static let order = FetchOrder(position: try! Coordinate(latitude: 52.52, longitude: 13.41))
-    static let noNetwork = WeatherFetch.Result(outcome: .failure(.transport(TransportError(.hostNotFound, "no network here"))), response: nil)
+    static let noNetwork = WeatherFetch.Result(outcome: .failure(.transport(TransportError(.hostNotFound, "no network here"))), response: nil, receivedAt: .zero)
 
     /// Where the worker ran: an address on its stack and its thread id (`/proc/thread-self`).
     final class Probe: @unchecked Sendable {

@@ -33,13 +33,16 @@ struct WeatherRig<Service: WeatherService> {
         }
     }
 
+    /// The time as a device with a synchronised clock reads it now.
+    var base: TimeBase { TimeBase(anchor: clock.now(), wall: clock.wallTime(), trusted: true) }
+
     /// What the app does at boot: the disk cache, if any, is shown until the network answers.
     mutating func restoreFromDisk() -> WeatherCache.CacheError? {
         switch WeatherCache.load(from: directory, files: &files) {
         case .failure(let error): return error
         case .success(let cache):
             guard case .success(let report) = cache.report(using: service) else { return .damaged("undecodable") }
-            repository.restore(report, validators: CacheValidators(lastModified: cache.lastModified))
+            repository.restore(report, validators: CacheValidators(lastModified: cache.lastModified), base: base)
             return nil
         }
     }
@@ -48,11 +51,12 @@ struct WeatherRig<Service: WeatherService> {
     mutating func run(until deadline: Instant, position: Coordinate? = nil) {
         if let position { repository.updatePosition(position, now: clock.now()) }
         while true {
-            if let order = repository.nextOrder(now: clock.now()) {
+            if var order = repository.nextOrder(now: clock.now()) {
+                order.time = base
                 var transport = self.transport
                 let result = WeatherFetch.perform(order, service: service, transport: &transport, clock: clock)
                 fetches.append((clock.now(), result.outcome))
-                for effect in repository.complete(result.outcome, now: clock.now(), wallNow: clock.wallTime()) {
+                for effect in repository.complete(result.outcome, receivedAt: result.receivedAt, base: base) {
                     switch effect {
                     case .log(let line): log.append(line)
                     case .persist:
