@@ -20,11 +20,11 @@ struct SimulationScriptErrorTests {
         let text = "# presses\n{\"at\": 1, \"press\": \"a\"}\n{\"at\": 2, \"prses\": \"a\"}\n{\"at\": 3, \"nope\": 1}"
         let found = error(text)
         #expect(found == ScriptError(
-            line: 3, message: "unknown key \"prses\" (known: at, press, hold, ms, gps, network, i2c, count, disk, power)"))
+            line: 3, message: "unknown key \"prses\" (known: at, press, hold, ms, gps, network, i2c, count, disk, power, clock, by)"))
         #expect(found?.description
-            == "line 3: unknown key \"prses\" (known: at, press, hold, ms, gps, network, i2c, count, disk, power)")
+            == "line 3: unknown key \"prses\" (known: at, press, hold, ms, gps, network, i2c, count, disk, power, clock, by)")
         #expect(error(#"{"at": 1, "zeta": 1, "alpha": 2, "press": "a"}"#)?.message
-            == "unknown keys \"alpha\", \"zeta\" (known: at, press, hold, ms, gps, network, i2c, count, disk, power)")
+            == "unknown keys \"alpha\", \"zeta\" (known: at, press, hold, ms, gps, network, i2c, count, disk, power, clock, by)")
     }
 
     @Test("refused lines, each with its reason", arguments: [
@@ -43,7 +43,7 @@ struct SimulationScriptErrorTests {
         (#"{"at": 1e999, "press": "a"}"#, "\"at\" is not a finite number"),
         (#"{"at": 4e8, "press": "a"}"#, "\"at\" is too late (400000000 s): at most 315360000 s, ten years"),
         // The event key.
-        (#"{"at": 1}"#, "no event: give one of \"press\", \"hold\", \"gps\", \"network\", \"i2c\", \"disk\", \"power\""),
+        (#"{"at": 1}"#, "no event: give one of \"press\", \"hold\", \"gps\", \"network\", \"i2c\", \"disk\", \"power\", \"clock\""),
         (#"{"at": 1, "press": "a", "hold": "b", "ms": 10}"#, "two events on one line (\"press\" and \"hold\"); write one event per line"),
         (#"{"at": 1, "gps": "unplug", "power": "cut"}"#, "two events on one line (\"gps\" and \"power\"); write one event per line"),
         // Buttons.
@@ -64,8 +64,8 @@ struct SimulationScriptErrorTests {
         (#"{"at": 1, "i2c": "nack", "count": true}"#, "\"count\" must be a number of transactions, found true"),
         (#"{"at": 1, "disk": "eio", "count": 2}"#, "\"count\" goes with \"i2c\" only"),
         // Unknown values.
-        (#"{"at": 1, "gps": "off"}"#, "unknown value \"off\" for \"gps\" (known: unplug, replug)"),
-        (#"{"at": 1, "gps": false}"#, "\"gps\" needs one of unplug, replug, found false"),
+        (#"{"at": 1, "gps": "off"}"#, "unknown value \"off\" for \"gps\" (known: unplug, replug, week-rollover)"),
+        (#"{"at": 1, "gps": false}"#, "\"gps\" needs one of unplug, replug, week-rollover, found false"),
         (#"{"at": 1, "network": "Down"}"#, "unknown value \"Down\" for \"network\" (known: down, up)"),
         (#"{"at": 1, "i2c": "ack"}"#, "unknown value \"ack\" for \"i2c\" (known: nack)"),
         (#"{"at": 1, "disk": "full"}"#, "unknown value \"full\" for \"disk\" (known: eio, enospc, readonly, ok)"),

@@ -44,6 +44,36 @@ struct SimulationScriptTests {
         ])
     }
 
+    @Test("clock events: an NTP step either way, a clock set off the true time, sync and unsync; a receiver's week rollover")
+    func clockEvents() throws {
+        let script = try SimulationScript.parse("""
+            {"at": 1, "clock": "step", "by": 3600}
+            {"at": 2, "clock": "step", "by": -0.5}
+            {"at": 3, "clock": "set", "by": -259200}
+            {"at": 4, "clock": "sync"}
+            {"at": 5, "clock": "unsync"}
+            {"at": 6, "gps": "week-rollover"}
+            """)
+        #expect(script.steps.map(\.action) == [
+            .clock(.step(.seconds(3600))), .clock(.step(.milliseconds(-500))), .clock(.set(offset: .seconds(-259_200))),
+            .clock(.sync), .clock(.unsync), .gpsWeekRollover,
+        ])
+        for (line, message) in [
+            (#"{"at": 1, "clock": "step"}"#, "needs \"by\""),
+            (#"{"at": 1, "clock": "sync", "by": 5}"#, "\"by\" goes with \"clock\": \"step\" or \"set\" only"),
+            (#"{"at": 1, "press": "a", "by": 5}"#, "\"by\" goes with \"clock\" only"),
+            (#"{"at": 1, "clock": "step", "by": 1e12}"#, "at most 30 years either way"),
+            (#"{"at": 1, "clock": "jump", "by": 1}"#, "unknown value \"jump\" for \"clock\" (known: step, set, sync, unsync)"),
+        ] {
+            #expect(throws: ScriptError.self) { try SimulationScript.parse(line) }
+            do {
+                _ = try SimulationScript.parse(line)
+            } catch {
+                #expect("\(error)".contains(message), "\(error)")
+            }
+        }
+    }
+
     @Test("times: whole or fractional seconds, to the nanosecond; 0 is the start")
     func times() throws {
         let script = try SimulationScript.parse("""

@@ -175,8 +175,9 @@ struct WeatherAgeTests {
             current: CurrentConditions(time: fetched, temperature: 20), hours: hours)
         var state = AppState(options: ReducerTests.options, store: .initial, storeHealth: .healthy, seed: 1)
         var effects: [Effect] = []
-        state.reduce(.weatherRestored(report, CacheValidators()), at: ReducerTests.moment(0), into: &effects)
-        state.reduce(.start, at: ReducerTests.moment(0), into: &effects)
+        // Restored at 12:30 (a report stamped later than the clock has an unknown age).
+        state.reduce(.weatherRestored(report, CacheValidators()), at: ReducerTests.moment(1800), into: &effects)
+        state.reduce(.start, at: ReducerTests.moment(1800), into: &effects)
         #expect(state.model.weather.forecast?.current.temperature == 20)
         func tick(_ seconds: Int64) {
             // Ticks only: the fetch the start ordered never answers.

@@ -11,6 +11,9 @@ extension Device {
         readMoment()
         serviceGPS()
         if location.clockTime?.at != vouchedAt, location.clockTime != nil { readMoment() }
+        // A new source or a step of the wall clock (the loop was woken for it: a timerfd with
+        // TFD_TIMER_CANCEL_ON_SET on a board) reaches the logic even if nothing else happened.
+        if state.clockMoved(moment) { send(.tick) }
         serviceButtons()
         while let delivery = link.receive() { delivered(delivery) }
         serviceStore()

@@ -58,7 +58,7 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     var characters: CharacterFrame
 
     // Bookkeeping between wake-ups.
-    var moment: Moment
+    public internal(set) var moment: Moment
     var lastGPS = GPSReport.starting
     /// The GPS losses the last loss line covered, when it was written, and when the next may be.
     var reportedLosses = GPSLosses()
@@ -75,6 +75,10 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     /// The monotonic instant of the GPS time the last moment was read with: a newer one (the
     /// first vouched epoch) is read again in the same wake-up, so the clock appears at once.
     var vouchedAt: Instant?
+    /// The system clock as the last wake-up read it, to see it step.
+    var systemBase: TimeBase?
+    /// When to read the kernel's synchronisation flag again after a step (capacity reserved).
+    var syncChecks: [Instant] = []
     var sending = false
 
     public init<Service: WeatherService>(
@@ -100,6 +104,7 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         self.dependencies = dependencies
         state = AppState(options: options, store: store.state, storeHealth: store.health, seed: seed)
         effects.reserveCapacity(32)
+        syncChecks.reserveCapacity(4)
         followUps.reserveCapacity(32)
         edges = .allocate(capacity: 64)
         switch display {
@@ -167,6 +172,7 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         next = Instant.earliest(next, store.nextRetry)
         if !state.saving.slow, let since = store.waitingSince { next = Instant.earliest(next, since + Self.slowCard) }
         next = Instant.earliest(next, sensorDue)
+        next = Instant.earliest(next, syncChecks.first)
         next = Instant.earliest(next, link.nextDelivery)
         if state.frameDirty {
             next = Instant.earliest(next, displayRetryAt)
@@ -186,9 +192,23 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
             return (time: WallTime(seconds: ms / 1000, nanoseconds: Int32(ms % 1000) * 1_000_000), at: vouched.at)
         }
         vouchedAt = location.clockTime?.at
-        moment = TimeAuthority.moment(
-            now: now, system: clock.wallTime(), synchronised: dependencies.systemClockSynchronised(), gps: gps)
+        let system = clock.wallTime()
+        noteSystemClockStep(TimeBase(anchor: now, wall: system, trusted: false))
+        moment = TimeAuthority.moment(now: now, system: system, synchronised: dependencies.systemClockSynchronised(), gps: gps)
     }
+
+    /// The system clock stepped (the loop was woken for it): NTP daemons step the clock, then
+    /// tell the kernel it is synchronised (`adjtimex` clearing STA_UNSYNC), which wakes
+    /// nothing; so the flag is read again 250 ms, 1 s and 5 s after any step.
+    func noteSystemClockStep(_ system: TimeBase) {
+        defer { systemBase = system }
+        while let next = syncChecks.first, next <= system.anchor { syncChecks.removeFirst() }
+        guard let systemBase, system.offset(from: systemBase).magnitudeExceeds(TimeAuthority.stepTolerance) else { return }
+        syncChecks.removeAll(keepingCapacity: true)
+        for delay in Self.syncCheckDelays { syncChecks.append(system.anchor + delay) }
+    }
+
+    static var syncCheckDelays: [Duration] { [.milliseconds(250), .seconds(1), .seconds(5)] }
 
     /// Runs the reducer on `event` and carries out what it asks, then whatever those effects
     /// report back, in order. Called again while an effect is being carried out (the store

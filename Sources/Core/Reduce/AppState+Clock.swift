@@ -24,6 +24,12 @@ extension AppState {
         nextMinute = Instant.earliest(nextMinute, moment.now + .seconds(1))
     }
 
+    /// Whether `moment` has another source, or a wall clock stepped from the last event's.
+    public func clockMoved(_ moment: Moment) -> Bool {
+        guard let clockBase else { return false }
+        return moment.source != clockSource || moment.base.offset(from: clockBase).magnitudeExceeds(TimeAuthority.stepTolerance)
+    }
+
     static func describeClockChange(from old: ClockSource, to new: ClockSource, step: Duration) -> String {
         // A positive step: the time before was behind the new one.
         let by = step.magnitudeExceeds(TimeAuthority.stepTolerance)
@@ -54,5 +60,5 @@ extension AppState {
 
 extension Duration {
     /// Whether the duration is further from zero than `limit` either way.
-    func magnitudeExceeds(_ limit: Duration) -> Bool { self > limit || self < .zero - limit }
+    public func magnitudeExceeds(_ limit: Duration) -> Bool { self > limit || self < .zero - limit }
 }
