@@ -176,4 +176,26 @@ struct TimeAuthorityScenarioTests {
         #expect((120...122).contains(minutes), "the cache's real age: \(minutes) min")
         DeviceRig.expectGlassAgrees(second)
     }
+
+    @Test("NTP steps the clock, then marks it synchronised without waking anyone: the flag is read again 250 ms after the step")
+    func syncFlagAfterStep() {
+        let board = DeviceRig.make(start: Self.december) {
+            $0.systemClock = .unsynchronised
+            $0.weather = .offline
+        }
+        _ = Self.untilGPSTime(board)
+        board.advance(by: .milliseconds(100))
+        #expect(board.device.state.clockSource == .gps)
+        let trueClock = Self.trueClock(board)
+        board.apply(.clock(.set(offset: .seconds(3600))))  // the step: not synchronised yet
+        #expect(board.device.state.clockSource == .gps)
+        #expect(board.device.state.model.clock == trueClock, "GPS time still rules")
+        board.systemClockSynchronised = true  // adjtimex clears STA_UNSYNC: no wake-up
+        board.advance(by: .milliseconds(300))
+        #expect(board.device.state.clockSource == .system)
+        let system = board.clock.wallTime()
+        let local = CivilDateTime(system, offsetSeconds: board.device.state.zone.offset(at: system))
+        #expect(board.device.state.model.clock == ClockTime(hour: local.hour, minute: local.minute))
+        DeviceRig.expectGlassAgrees(board)
+    }
 }
