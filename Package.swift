@@ -92,7 +92,7 @@ let package = Package(
         .target(name: "JSON"),
         .target(name: "Board", dependencies: ["HAL", "Drivers", "JSON"]),
         .target(name: "Weather", dependencies: ["HAL", "JSON", system]),
-        .target(name: "WeatherHTTP", dependencies: ["Weather", "CCurl", "CTLS"]),
+        .target(name: "WeatherHTTP", dependencies: ["Weather", "HAL", "CCurl", "CTLS"]),
         .target(name: "GPS", dependencies: ["HAL", system]),
         .target(name: "Store", dependencies: ["HAL", system]),
         .target(name: "Graphics", dependencies: ["HAL"]),

@@ -1,6 +1,7 @@
 // dlopen/dlsym glue for libssl.so.3 (see include/CTLS.h). No OpenSSL header is included: the
-// prototypes below are OpenSSL 3's (ssl.h, bio.h, err.h, x509.h, x509_vfy.h, crypto.h) with SSL,
-// SSL_CTX, SSL_METHOD, BIO, BIO_METHOD and X509_VERIFY_PARAM kept opaque.
+// prototypes below are OpenSSL 3's (ssl.h, bio.h, err.h, x509.h, x509_vfy.h, crypto.h, stack.h)
+// with SSL, SSL_CTX, SSL_METHOD, BIO, BIO_METHOD, X509, ASN1_TIME, OPENSSL_STACK and
+// X509_VERIFY_PARAM kept opaque.
 #include "CTLS.h"
 
 #include <stdio.h>
@@ -58,9 +59,16 @@ struct CTLSLibrary {
     int (*ssl_pending)(const void *ssl);
     int (*ssl_get_error)(const void *ssl, int result);
     long (*ssl_get_verify_result)(const void *ssl);
+    void *(*ssl_get0_verified_chain)(const void *ssl);
     // libcrypto, found through libssl's handle (dlsym searches a library's dependencies too)
     const char *(*version)(int type);
     int (*param_set1_ip_asc)(void *param, const char *address);
+    void (*param_set_time)(void *param, time_t time);
+    int (*sk_num)(const void *stack);
+    void *(*sk_value)(const void *stack, int index);
+    const void *(*cert_not_before)(const void *cert);
+    const void *(*cert_not_after)(const void *cert);
+    int (*cmp_time)(const void *asn1_time, time_t *time);
     const char *(*verify_error_string)(long code);
     const void *(*bio_s_mem)(void);
     void *(*bio_new)(const void *method);
@@ -109,8 +117,16 @@ static int ctls_bind(void *table, void *h, const char *n, char *e, size_t s) {
     l->ssl_pending = TAKE("SSL_pending");
     l->ssl_get_error = TAKE("SSL_get_error");
     l->ssl_get_verify_result = TAKE("SSL_get_verify_result");
+    l->ssl_get0_verified_chain = TAKE("SSL_get0_verified_chain");
     l->version = TAKE("OpenSSL_version");
     l->param_set1_ip_asc = TAKE("X509_VERIFY_PARAM_set1_ip_asc");
+    l->param_set_time = TAKE("X509_VERIFY_PARAM_set_time");
+    // sk_X509_num and sk_X509_value are inline wrappers of these (safestack.h).
+    l->sk_num = TAKE("OPENSSL_sk_num");
+    l->sk_value = TAKE("OPENSSL_sk_value");
+    l->cert_not_before = TAKE("X509_get0_notBefore");
+    l->cert_not_after = TAKE("X509_get0_notAfter");
+    l->cmp_time = TAKE("X509_cmp_time");
     l->verify_error_string = TAKE("X509_verify_cert_error_string");
     l->bio_s_mem = TAKE("BIO_s_mem");
     l->bio_new = TAKE("BIO_new");
@@ -206,6 +222,34 @@ int ctls_session_expect_host(const CTLSLibrary *library, CTLSSession *session, c
 int ctls_session_expect_address(const CTLSLibrary *library, CTLSSession *session, const char *address) {
     void *param = library->ssl_get0_param(session);
     return param ? library->param_set1_ip_asc(param, address) : 0;
+}
+
+int ctls_session_verify_at(const CTLSLibrary *library, CTLSSession *session, int64_t time) {
+    if (sizeof(time_t) < sizeof(int64_t)) return -1;
+    void *param = library->ssl_get0_param(session);
+    if (param == NULL) return 0;
+    // Also sets X509_V_FLAG_USE_CHECK_TIME: the chain is checked at this time, not time(2)'s
+    // (X509_VERIFY_PARAM_set_flags(3)).
+    library->param_set_time(param, (time_t)time);
+    return 1;
+}
+
+int ctls_session_chain_valid_at(const CTLSLibrary *library, const CTLSSession *session, const int64_t *time) {
+    if (time != NULL && sizeof(time_t) < sizeof(int64_t)) return 0;
+    time_t at = time ? (time_t)*time : 0;
+    time_t *compared = time ? &at : NULL;  // NULL: X509_cmp_time(3) reads the system clock
+    const void *chain = library->ssl_get0_verified_chain(session);
+    int count = chain ? library->sk_num(chain) : 0;
+    if (count <= 0) return 0;
+    for (int i = 0; i < count; i++) {
+        const void *cert = library->sk_value(chain, i);
+        if (cert == NULL) return 0;
+        // As the verifier: notBefore later than the time is "not yet valid", notAfter earlier is
+        // "expired", and 0 is an unreadable date (X509_cmp_time(3)).
+        if (library->cmp_time(library->cert_not_before(cert), compared) >= 0) return 0;
+        if (library->cmp_time(library->cert_not_after(cert), compared) <= 0) return 0;
+    }
+    return 1;
 }
 
 int ctls_session_use_memory(const CTLSLibrary *library, CTLSSession *session, CTLSBuffer **incoming, CTLSBuffer **outgoing) {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import HAL
 import Weather
 
 /// One TCP connection of SocketTransport, plain or TLS, with the bytes received and not yet
@@ -19,17 +20,18 @@ final class SocketConnection: @unchecked Sendable {
     /// Bytes received for the current request: none means a failure may be a stale connection.
     private(set) var receivedForRequest = 0
 
-    /// Connects (and, for https, completes the handshake) within the deadline. `fixedAddresses`:
-    /// the resolver's answer given in advance (`SocketTransport.Configuration.fixedAddresses`).
+    /// Connects (and, for https, completes the handshake, certificates checked at
+    /// `verificationTime` or, nil, the system clock) within the deadline. `fixedAddresses`: the
+    /// resolver's answer given in advance (`SocketTransport.Configuration.fixedAddresses`).
     init(
-        _ target: HTTPTarget, context: TLSContext?, fixedAddresses: [String]? = nil, attemptDelay: Duration = HappyEyeballs.attemptDelay,
-        _ deadline: Deadline
+        _ target: HTTPTarget, context: TLSContext?, verificationTime: WallTime? = nil, fixedAddresses: [String]? = nil,
+        attemptDelay: Duration = HappyEyeballs.attemptDelay, _ deadline: Deadline
     ) throws(TransportError) {
         fd = try Wire.open(target, fixedAddresses: fixedAddresses, attemptDelay: attemptDelay, deadline)
         key = target.connectionKey
         if let context {
             let isAddress = target.isIPv6Literal || Wire.literal(target.host, port: target.port) != nil
-            let channel = try TLSChannel(context, for: target, isAddress: isAddress)
+            let channel = try TLSChannel(context, for: target, isAddress: isAddress, verificationTime: verificationTime)
             tls = channel
             try channel.handshake(fd, deadline)
         }
@@ -69,11 +71,13 @@ final class SocketConnection: @unchecked Sendable {
     /// The TLS stream ended without close_notify (never for plain TCP, whose end is its FIN).
     var endedWithoutCloseNotify: Bool { tls?.endedWithoutCloseNotify ?? false }
 
-    /// An idle connection can carry the next request: nothing unread, young enough, and the socket
-    /// has nothing to say (no data, no FIN, no error) — a server that closed it while idle made it
-    /// readable.
-    func isReusable(now: Int64, maximumIdle: Int64) -> Bool {
+    /// An idle connection can carry the next request: nothing unread, young enough, for TLS a
+    /// verified chain valid at the request's `verificationTime` (nil: the system clock), and the
+    /// socket has nothing to say (no data, no FIN, no error) — a server that closed it while idle
+    /// made it readable.
+    func isReusable(now: Int64, maximumIdle: Int64, verificationTime: WallTime? = nil) -> Bool {
         guard inbox.isEmpty, now - idleSince <= maximumIdle, tls?.isDrained ?? true else { return false }
+        if let tls, !tls.chainIsValid(at: verificationTime) { return false }
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, 0) == 0
     }

@@ -1,3 +1,4 @@
+import HAL
 import Synchronization
 import Weather
 
@@ -43,7 +44,8 @@ final class SocketSession: Sendable {
         do {
             return .success(try exchange(request, deadline))
         } catch {
-            return .failure(TransportError(error.kind, "\(authority): \(HTTPText.oneLine(error.detail))"))
+            let detail = "\(authority): \(HTTPText.oneLine(error.detail))"
+            return .failure(TransportError(error.kind, detail, certificateTime: error.certificateTime))
         }
     }
 
@@ -54,7 +56,7 @@ final class SocketSession: Sendable {
         }
         let head = target.requestHead(request.headers)
         let closeAsked = request.headers.contains { $0.isNamed("Connection") && $0.value.lowercased().contains("close") }
-        let (zlib, context, idle) = try prepare(target)
+        let (zlib, context, idle) = try prepare(target, verificationTime: request.verificationTime)
 
         var connection = idle
         var reused = idle != nil
@@ -64,8 +66,8 @@ final class SocketSession: Sendable {
                 current = connection
             } else {
                 current = try SocketConnection(
-                    target, context: context, fixedAddresses: configuration.fixedAddresses[target.host],
-                    attemptDelay: configuration.connectionAttemptDelay, deadline)
+                    target, context: context, verificationTime: request.verificationTime,
+                    fixedAddresses: configuration.fixedAddresses[target.host], attemptDelay: configuration.connectionAttemptDelay, deadline)
                 state.withLock { $0.connectionsOpened += 1 }
             }
             connection = current
@@ -87,8 +89,12 @@ final class SocketSession: Sendable {
         }
     }
 
-    /// Loads what the target needs and takes its idle connection, if a usable one is there.
-    private func prepare(_ target: HTTPTarget) throws(TransportError) -> (ZlibLibrary, TLSContext?, SocketConnection?) {
+    /// Loads what the target needs and takes its idle connection, if a usable one is there: for
+    /// https, one whose certificates are valid at the time this request checks at too (a
+    /// connection verified under another time must not stand in for a handshake that fails).
+    private func prepare(_ target: HTTPTarget, verificationTime: WallTime?) throws(TransportError)
+        -> (ZlibLibrary, TLSContext?, SocketConnection?)
+    {
         try state.withLock { (state) throws(TransportError) in
             let zlib = try zlib(&state).get()
             var context: TLSContext?
@@ -102,7 +108,7 @@ final class SocketSession: Sendable {
             var idle: SocketConnection?
             if let index = state.idle.firstIndex(where: { $0.key == target.connectionKey }) {
                 let candidate = state.idle.remove(at: index)
-                if candidate.isReusable(now: now, maximumIdle: Self.maximumIdle) { idle = candidate }
+                if candidate.isReusable(now: now, maximumIdle: Self.maximumIdle, verificationTime: verificationTime) { idle = candidate }
             }
             state.idle.removeAll { now - $0.idleSince > Self.maximumIdle }
             return (zlib, context, idle)

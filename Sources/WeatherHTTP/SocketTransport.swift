@@ -24,10 +24,13 @@ import Weather
 ///   (RFC 9112 §9.8); a chunk-size line with junk after the size or over 4 KiB, and more than
 ///   1 KiB after the end of a gzip body, are refused (`.other`);
 /// - HTTPS with TLS ≥ 1.2, SNI, the chain verified against `Configuration.trust` and the host name
-///   (or IP address) checked against the certificate, wildcards only as a whole label.
+///   (or IP address) checked against the certificate, wildcards only as a whole label; validity
+///   dates checked at `HTTPRequest.verificationTime` when it is given (on that connection's
+///   SSL alone), else at the system clock, and a failure on them marked `certificateTime`.
 ///
 /// One idle connection per scheme, host and port is kept and reused by the next request (at
-/// most four, none idle longer than 60 s). A request that fails on a reused connection before a
+/// most four, none idle longer than 60 s, and over TLS only if its verified chain is valid at
+/// the time the next request checks at). A request that fails on a reused connection before a
 /// byte of answer arrived is sent once more on a new one: the server may have closed it while it
 /// was idle (RFC 9112 §9.3.1; a GET is idempotent, RFC 9110 §9.2.2).
 ///

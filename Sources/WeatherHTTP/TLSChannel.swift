@@ -1,4 +1,5 @@
 import CTLS
+import HAL
 import Weather
 
 /// TLS on one connection, with OpenSSL as a pure engine between two memory BIOs: SSL_connect,
@@ -19,10 +20,13 @@ final class TLSChannel {
     private(set) var endedWithoutCloseNotify = false
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 17 * 1024, alignment: 1)
 
+    /// The time certificates are checked at; nil: the system clock.
+    private let verificationTime: WallTime?
+
     /// A client session for `target` on `context`: SNI and the expected name for a DNS name; the
     /// expected address (subjectAltName iPAddress) for an address literal, which SNI must not
-    /// carry (RFC 6066 §3).
-    init(_ context: TLSContext, for target: HTTPTarget, isAddress: Bool) throws(TransportError) {
+    /// carry (RFC 6066 §3); certificate validity checked at `verificationTime` when given.
+    init(_ context: TLSContext, for target: HTTPTarget, isAddress: Bool, verificationTime: WallTime? = nil) throws(TransportError) {
         library = context.library
         let lib = library.pointer
         ctls_error_clear(lib)
@@ -40,11 +44,22 @@ final class TLSChannel {
         self.session = session
         self.incoming = incoming
         self.outgoing = outgoing
+        // Every stored property set before the first throw below, so deinit frees the session.
+        self.verificationTime = verificationTime
         let named =
             isAddress
             ? ctls_session_expect_address(lib, session, target.host) == 1
             : ctls_session_set_server_name(lib, session, target.host) == 1 && ctls_session_expect_host(lib, session, target.host) == 1
         guard named else { throw TransportError(.tls, "cannot set the expected host \(target.host): \(library.drainErrors())") }
+        if let verificationTime {
+            // On this SSL's own copy of the verify parameters: the context and the other
+            // sessions keep the system clock (SSL_get0_param(3)).
+            switch ctls_session_verify_at(lib, session, verificationTime.seconds) {
+            case 1: break
+            case -1: throw TransportError(.tls, "cannot check certificates at a given time: time_t is narrower than 64 bits here")
+            default: throw TransportError(.tls, "cannot set the certificate verification time: \(library.drainErrors())")
+            }
+        }
     }
 
     deinit {
@@ -79,6 +94,16 @@ final class TLSChannel {
             guard written > 0 else { throw TransportError(.other, "the server closed the TLS connection") }
             offset += Int(written)
         }
+    }
+
+    /// After the handshake: every certificate of the verified chain is valid at `time` (nil: the
+    /// system clock), so the connection may carry a request that checks at that time.
+    func chainIsValid(at time: WallTime?) -> Bool {
+        if let time {
+            var seconds = time.seconds
+            return ctls_session_chain_valid_at(library.pointer, session, &seconds) == 1
+        }
+        return ctls_session_chain_valid_at(library.pointer, session, nil) == 1
     }
 
     /// Nothing decrypted or received waits inside the engine (an idle connection must have nothing).
@@ -129,17 +154,28 @@ final class TLSChannel {
 
     /// "TLS handshake failed: certificate verify failed: self-signed certificate (X509 error 18);
     /// error:0A000086:SSL routines::certificate verify failed": SSL_get_verify_result(3) in
-    /// X509_verify_cert_error_string(3)'s words, then OpenSSL's error queue.
+    /// X509_verify_cert_error_string(3)'s words, then OpenSSL's error queue. A validity date
+    /// (X509 errors 9 and 10) also sets `certificateTime` and says the time checked at when the
+    /// request gave one ("certificate is not yet valid (X509 error 9, checked at 2025-03-01T00:00:00Z)").
     private func handshakeFailure() -> TransportError {
         let lib = library.pointer
         var parts: [String] = []
         let verify = ctls_verify_result(lib, session)
+        let certificateTime: TransportError.CertificateTime? =
+            switch verify {
+            case Int(CTLS_X509_V_ERR_CERT_NOT_YET_VALID): .notYetValid
+            case Int(CTLS_X509_V_ERR_CERT_HAS_EXPIRED): .expired
+            default: nil
+            }
         if verify != CTLS_X509_V_OK {
-            parts.append("certificate verify failed: \(String(cString: ctls_verify_error_string(lib, verify))) (X509 error \(verify))")
+            let at = certificateTime != nil ? verificationTime.map { ", checked at \(CivilDateTime($0, offsetSeconds: 0))Z" } ?? "" : ""
+            parts.append("certificate verify failed: \(String(cString: ctls_verify_error_string(lib, verify))) (X509 error \(verify)\(at))")
         }
         let queue = library.drainErrors()
         if !queue.isEmpty { parts.append(queue) }
-        return TransportError(.tls, "TLS handshake failed: " + (parts.isEmpty ? "no reason given" : parts.joined(separator: "; ")))
+        return TransportError(
+            .tls, "TLS handshake failed: " + (parts.isEmpty ? "no reason given" : parts.joined(separator: "; ")),
+            certificateTime: certificateTime)
     }
 
     /// Sends everything waiting in the outgoing BIO.

@@ -15,6 +15,7 @@
 #include <netdb.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "CZlib.h"
 
@@ -38,6 +39,10 @@ enum {
     CTLS_ERROR_ZERO_RETURN = 6,
     /// X509_V_OK (x509_vfy.h): SSL_get_verify_result(3) when the chain and name checked out.
     CTLS_X509_V_OK = 0,
+    /// X509_V_ERR_CERT_NOT_YET_VALID and X509_V_ERR_CERT_HAS_EXPIRED (x509_vfy.h): a certificate
+    /// of the chain is not valid at the time checked (openssl-verification-options(1), "Time").
+    CTLS_X509_V_ERR_CERT_NOT_YET_VALID = 9,
+    CTLS_X509_V_ERR_CERT_HAS_EXPIRED = 10,
 };
 
 /// ERR_get_error(3)'s code for SSL_R_UNEXPECTED_EOF_WHILE_READING, ERR_PACK(ERR_LIB_SSL, 0, 294):
@@ -96,6 +101,17 @@ int ctls_session_expect_host(const CTLSLibrary *library, CTLSSession *session, c
 /// X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), address): the certificate must carry this
 /// IP address in its subjectAltName. 1 on success.
 int ctls_session_expect_address(const CTLSLibrary *library, CTLSSession *session, const char *address);
+/// X509_VERIFY_PARAM_set_time(SSL_get0_param(ssl), time): this session checks certificate
+/// validity at `time` (seconds since the epoch, UTC) instead of the system clock; other sessions
+/// of the context keep theirs (SSL_new copied the context's parameters). 1 on success; 0 without
+/// verify parameters; -1 where time_t is narrower than 64 bits, since a 32-bit build's time_t
+/// need not match libssl's (Debian 13 builds libssl3t64 with 64-bit time_t on 32-bit ports).
+int ctls_session_verify_at(const CTLSLibrary *library, CTLSSession *session, int64_t time);
+/// After a handshake: 1 when every certificate of the verified chain (SSL_get0_verified_chain(3))
+/// is valid at `*time` (seconds since the epoch), or at the system clock when `time` is NULL, by
+/// X509_cmp_time(3) against notBefore and notAfter as the verifier compares them; 0 otherwise,
+/// also without a chain (a resumed session) or where time_t is narrower than 64 bits.
+int ctls_session_chain_valid_at(const CTLSLibrary *library, const CTLSSession *session, const int64_t *time);
 /// Two memory BIOs (BIO_new(BIO_s_mem())) attached with SSL_set_bio(3): the engine reads what the
 /// caller puts into `*incoming` and writes what the caller must send into `*outgoing`, so every
 /// socket call is the caller's (poll, deadline, MSG_NOSIGNAL). The session owns both. 1 on success.

@@ -1,3 +1,5 @@
+import HAL
+
 /// One HTTP GET as a weather provider asks for it. The providers build requests and read
 /// responses; an `HTTPTransport` moves them. Keeping the two apart lets the repository run on
 /// virtual time against a fake transport, and lets the transport be chosen by measurement
@@ -12,12 +14,23 @@ public struct HTTPRequest: Sendable, Equatable {
     /// A larger body is refused (`TransportError.Kind.tooLarge`) instead of filling the memory
     /// of a small board: Open-Meteo answers about 3 KB, MET Norway's compact forecast ~40 KB.
     public var maximumBodySize: Int
+    /// The civil time at which an HTTPS certificate's validity is checked; nil: the system clock
+    /// (CLOCK_REALTIME), as OpenSSL does by default. A board without a real-time clock starts
+    /// months behind until NTP answers, and every certificate is then "not yet valid"; a device
+    /// that knows the time from GPS gives it here. Only the validity dates use it: the chain and
+    /// the name are checked as always. `SocketTransport` honours it for this request's
+    /// connection alone; `CurlTransport` ignores it (libcurl has no option for it).
+    public var verificationTime: WallTime?
 
-    public init(url: String, headers: [HTTPHeader] = [], timeout: Duration = .seconds(20), maximumBodySize: Int = 1 << 20) {
+    public init(
+        url: String, headers: [HTTPHeader] = [], timeout: Duration = .seconds(20), maximumBodySize: Int = 1 << 20,
+        verificationTime: WallTime? = nil
+    ) {
         self.url = url
         self.headers = headers
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
+        self.verificationTime = verificationTime
     }
 
     /// The value of the first header named `name` (ASCII case-insensitive), if any.
@@ -78,7 +91,8 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case connectionRefused
         /// The name does not resolve: usually no network yet (Wi-Fi still joining).
         case hostNotFound
-        /// The TLS handshake or the certificate check failed (a clock far off breaks it too).
+        /// The TLS handshake or the certificate check failed (a clock far off breaks it too:
+        /// `certificateTime` then says which way).
         case tls
         /// The connection closed before the body announced by Content-Length, or the last chunk,
         /// was complete; or a TLS body framed by the connection's end ended without close_notify.
@@ -90,12 +104,25 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case other
     }
 
+    /// Which side of its validity dates a certificate was on at the time it was checked.
+    public enum CertificateTime: Sendable, Equatable {
+        /// Before notBefore (X509_V_ERR_CERT_NOT_YET_VALID): most often a clock that is behind.
+        case notYetValid
+        /// After notAfter (X509_V_ERR_CERT_HAS_EXPIRED): the server's certificate, or a clock ahead.
+        case expired
+    }
+
     public var kind: Kind
     public var detail: String
+    /// For a `.tls` failure whose certificate check stopped at a validity date (the verify result
+    /// OpenSSL reports, SSL_get_verify_result(3)): which way, so a caller can name the clock as
+    /// the likely cause; nil for every other failure.
+    public var certificateTime: CertificateTime?
 
-    public init(_ kind: Kind, _ detail: String) {
+    public init(_ kind: Kind, _ detail: String, certificateTime: CertificateTime? = nil) {
         self.kind = kind
         self.detail = detail
+        self.certificateTime = certificateTime
     }
 
     public var description: String { detail }

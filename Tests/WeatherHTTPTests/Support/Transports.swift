@@ -75,6 +75,10 @@ struct AnyTransport: HTTPTransport, Sendable {
 /// - other-name.pem/.key: CN=weather.example, subjectAltName DNS:weather.example only;
 /// - partial-wildcard.pem/.key: CN and subjectAltName DNS:w*.example.com, a partial wildcard
 ///   that must not match www.example.com (X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+/// - expired.pem/.key: CN=localhost, subjectAltName DNS:localhost, IP:127.0.0.1, valid only from
+///   2020-01-01T00:00:00Z to 2021-01-01T00:00:00Z (OpenSSL 3.0's `req` has no explicit dates, so
+///   `openssl ca -selfsign -startdate 20200101000000Z -enddate 20210101000000Z` signed its request,
+///   with the extensions above and basicConstraints CA:TRUE);
 /// - ca-directory/: localhost.pem under its subject hash (`openssl x509 -hash`), an OpenSSL
 ///   hashed directory that trusts only it.
 /// Test keys, for 127.0.0.1 only; they protect nothing.
@@ -92,6 +96,10 @@ enum TestCertificates {
     /// localhost's identity on a server that offers TLS 1.1 only.
     static var localhostTLS11: LoopbackHTTPServer.TLSIdentity {
         .init(certificateChainPath: path("localhost.pem"), privateKeyPath: path("localhost.key"), onlyTLS11: true)
+    }
+
+    static var expired: LoopbackHTTPServer.TLSIdentity {
+        .init(certificateChainPath: path("expired.pem"), privateKeyPath: path("expired.key"))
     }
 
     static var otherName: LoopbackHTTPServer.TLSIdentity {
