@@ -31,9 +31,13 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("stall-after"), help: .hidden)
     var stallAfter: Double?
 
+    @Flag(name: .customLong("assume-clock-unsynchronised"), help: .hidden)
+    var assumeClockUnsynchronised = false
+
     func run() throws {
         var options = Daemon.Options(boardPath: board, stateDirectory: FilePath(stateDir))
         options.glassPath = glass.map { FilePath($0) }
+        options.assumeClockUnsynchronised = assumeClockUnsynchronised
         switch logLevel {
         case "info": options.logLevel = .info
         case "warning": options.logLevel = .warning

@@ -25,6 +25,9 @@ public final class Daemon {
         public var glassPath: FilePath?
         /// A test of the watchdog: the loop stops answering this long after start.
         public var stallAfter: Duration?
+        /// A test of the time authority on a machine whose kernel clock is synchronised: the
+        /// daemon acts as a Pi without NTP does (`adjtimex` reporting `STA_UNSYNC`).
+        public var assumeClockUnsynchronised = false
         public var logLevel: LogLevel = .info
 
         public init(boardPath: String, stateDirectory: FilePath) {
@@ -84,10 +87,11 @@ public final class Daemon {
         store = try Self.openStore(options.stateDirectory, clock: loop.clock, wake: loop.wakeSignal)
         let log: (Instant, LogLine) -> Void = { [unowned self] instant, line in self.log(line, at: instant) }
         let kernel = KernelClock()
+        let ignoreKernel = options.assumeClockUnsynchronised
         context = DaemonBoard.Context(
             store: store, stateDirectory: options.stateDirectory, clock: loop.clock, wake: loop.wakeSignal,
             dependencies: DeviceDependencies(
-                systemClockSynchronised: { kernel.isSynchronised() }, loadZone: Self.hostZone, log: log),
+                systemClockSynchronised: { !ignoreKernel && kernel.isSynchronised() }, loadZone: Self.hostZone, log: log),
             report: { [unowned self] text in self.log(.problem(text), at: self.loop.clock.now()) })
         if let (reason, reopening) = store.fallbackReason {
             log(
