@@ -127,8 +127,4 @@ public struct TimeBase: Sendable, Equatable {
     /// How far this base's civil time is ahead of `other`'s for the same instant (a clock
     /// step when the two are the same clock read at different times).
     public func offset(from other: TimeBase) -> Duration { wall(at: other.anchor) - other.wall }
-
-    /// A base for an untrusted clock that reads the monotonic time as civil time; for orders
-    /// built before any clock was read (tests).
-    public static let untrusted = TimeBase(anchor: .zero, wall: WallTime(seconds: 0), trusted: false)
 }

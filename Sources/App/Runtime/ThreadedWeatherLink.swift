@@ -77,7 +77,7 @@ public final class ThreadedWeatherLink: WeatherLink, @unchecked Sendable {
             // The worker holds the link until it ends.
             let error = spawn { [self] in work() }
             guard error == 0 else {
-                deliver(WeatherDelivery(token: token, order: order, result: Self.cannotStart(error, at: order.time.anchor)))
+                deliver(WeatherDelivery(token: token, order: order, result: Self.cannotStart(error, at: order.time?.anchor ?? .zero)))
                 wake()
                 return
             }

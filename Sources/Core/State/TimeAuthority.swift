@@ -35,6 +35,8 @@ public enum TimeAuthority {
     }
 
     /// Two bases further apart than this are a step of the clock (or a new source), not the
-    /// jitter of reading GPS time off a serial line (`ClockGate` allows 250 ms).
-    public static let stepTolerance = Duration.seconds(1)
+    /// jitter of reading GPS time off a serial line (`ClockGate` allows 250 ms) nor the whole
+    /// second the first vouched epoch can be late by (an epoch closes when the next begins
+    /// until the receiver's cycle is learnt).
+    public static let stepTolerance = Duration.seconds(2)
 }

@@ -85,7 +85,12 @@ public enum WeatherError: Error, Sendable, Equatable, CustomStringConvertible {
             case .timeout: "timed out"
             case .connectionRefused: "refused"
             case .hostNotFound: "no network"
-            case .tls: "TLS failed"
+            case .tls:
+                switch error.certificateTime {
+                case .notYetValid: "cert not yet valid"
+                case .expired: "cert expired"
+                case nil: "TLS failed"
+                }
             case .truncated: "cut off"
             case .tooLarge: "too large"
             case .unavailable: "no libcurl"

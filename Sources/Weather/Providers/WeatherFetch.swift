@@ -20,17 +20,28 @@ public enum WeatherFetch {
     }
 
     /// `clock` is read for its monotonic time only; civil times come from `order.time`.
+    ///
+    /// HTTPS certificates are checked at the time the device trusts (GPS time on a Pi whose
+    /// clock NTP has not set yet), not at `CLOCK_REALTIME`, which may be months off. When
+    /// nothing vouches for the time and a certificate fails on its dates, the error says so.
     public static func perform<Service: WeatherService, Transport: HTTPTransport, Clock: DeviceClock>(
         _ order: FetchOrder, service: Service, transport: inout Transport, clock: Clock
     ) -> Result {
-        let request = service.request(for: order)
+        var request = service.request(for: order)
+        let base = order.time ?? TimeBase(anchor: clock.now(), wall: clock.wallTime(), trusted: false)
+        if order.time != nil { request.verificationTime = base.wall(at: clock.now()) }
         let sent = transport.send(request)
         let received = clock.now()
         switch sent {
-        case .failure(let error):
+        case .failure(var error):
+            if let which = error.certificateTime, !base.trusted {
+                let day = CivilDateTime(base.wall(at: received), offsetSeconds: 0).date
+                error.detail = "certificate \(which == .notYetValid ? "not yet valid" : "expired") — system clock \(day), "
+                    + "no GPS time yet (\(error.detail))"
+            }
             return Result(outcome: .failure(.transport(error)), response: nil, receivedAt: received)
         case .success(let response):
-            let outcome = service.decode(response, for: order, receivedAt: order.time.wall(at: received))
+            let outcome = service.decode(response, for: order, receivedAt: base.wall(at: received))
             return Result(outcome: outcome, response: response, receivedAt: received)
         }
     }

@@ -18,11 +18,12 @@ public struct FetchOrder: Sendable, Equatable {
     /// From the last good answer, for a conditional request (MET: `If-Modified-Since`).
     public var validators: CacheValidators
     /// The device's time when it gave the order: the worker turns the monotonic instant an
-    /// answer arrives at into civil time with it, and verifies certificates at that time when
-    /// it is trusted (a Pi's system clock may be months off before NTP answers).
-    public var time: TimeBase
+    /// answer arrives at into civil time with it, and checks HTTPS certificates at that time (a
+    /// Pi's system clock may be months off before NTP answers; GPS time is not). Nil: the
+    /// system clock as the fetch reads it (the command line's one-off fetches).
+    public var time: TimeBase?
 
-    public init(position: Coordinate, units: RequestUnits = .metric, validators: CacheValidators = .none, time: TimeBase = .untrusted) {
+    public init(position: Coordinate, units: RequestUnits = .metric, validators: CacheValidators = .none, time: TimeBase? = nil) {
         self.position = position
         self.units = units
         self.validators = validators
