@@ -127,7 +127,14 @@ public final class StoreWriter<Files: FileSystem, Clock: DeviceClock>: @unchecke
         batchAnswers.reserveCapacity(Self.room)
         received.reserveCapacity(Self.room)
         pthread_mutex_init(lock, nil)
-        pthread_cond_init(signal, nil)
+        // Timed waits on the monotonic clock: a CLOCK_REALTIME deadline moves with a step of
+        // the wall clock, and NTP stepping it back by days during shutdown would stretch a
+        // 50 ms wait by as much (pthread_condattr_setclock(3)).
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(signal, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -207,7 +214,7 @@ public final class StoreWriter<Files: FileSystem, Clock: DeviceClock>: @unchecke
             done = mailbox.jobs.isEmpty && mailbox.finished == waiting
             if done || clock.now() >= deadline { break }
             var until = timespec()
-            clock_gettime(CLOCK_REALTIME, &until)
+            clock_gettime(CLOCK_MONOTONIC, &until)
             until.tv_nsec += 50_000_000  // look again in 50 ms: the loop's clock decides the end
             if until.tv_nsec >= 1_000_000_000 {
                 until.tv_sec += 1
