@@ -226,7 +226,9 @@ public final class Daemon {
             notifier.send("RELOADING=1")
             board.device.close()
             board.retire()
-            board = DaemonBoard(config, context: context, replacing: board)
+            let next = DaemonBoard(config, context: context, replacing: board)
+            board.releaseWorker(keptBy: next)
+            board = next
             boardSince = loop.clock.now()
             ready = false
             log(.text("board file applied: \(config.name)"), at: now)

@@ -148,16 +148,20 @@ public final class DaemonBoard {
             worker = nil
             device = parts.device(openMeteo, link: twin)
         } else {
+            // The same service as before a reload: the new device takes the worker over, so
+            // the fetch in flight is never doubled by the new device's first order.
+            let kept = previous.flatMap { $0.config.weather == weather ? $0.worker : nil }
+            kept?.handOver()
             let threaded: ThreadedWeatherLink
             switch weather.provider {
             case .openMeteo:
                 var service = OpenMeteoService(identity: identity)
                 if let url = weather.baseURL { service.baseURL = url }
-                (threaded, device) = parts.networked(service)
+                (threaded, device) = parts.networked(service, reusing: kept)
             case .metNorway:
                 var service = METNorwayService(identity: identity)
                 if let url = weather.baseURL { service.baseURL = url }
-                (threaded, device) = parts.networked(service)
+                (threaded, device) = parts.networked(service, reusing: kept)
             }
             worker = threaded
         }
@@ -183,9 +187,10 @@ public final class DaemonBoard {
                 dependencies: context.dependencies, seed: context.seed)
         }
 
-        /// The device with `service` fetched on a worker thread that wakes the loop.
-        func networked<Service: WeatherService & Sendable>(_ service: Service) -> (ThreadedWeatherLink, Runtime) {
-            let worker = DaemonBoard.worker(service, wake: context.wake)
+        /// The device with `service` fetched on a worker thread that wakes the loop (`reusing`:
+        /// the previous board's, for the same service).
+        func networked<Service: WeatherService & Sendable>(_ service: Service, reusing: ThreadedWeatherLink?) -> (ThreadedWeatherLink, Runtime) {
+            let worker = reusing ?? DaemonBoard.worker(service, wake: context.wake)
             return (worker, device(service, link: worker))
         }
     }
@@ -251,11 +256,13 @@ public final class DaemonBoard {
         }
     }
 
-    /// Gives up the parts another board will take over (the GPIO lines, the network worker),
-    /// leaving the panel as it is: a reload draws the new board's first frame over it.
-    public func retire() {
-        buttons.close()
-        worker?.stop()
+    /// Gives up the GPIO lines before another board requests them, leaving the panel as it is:
+    /// a reload draws the new board's first frame over it.
+    public func retire() { buttons.close() }
+
+    /// Lets the network worker end after its fetch in flight, unless `next` took it over.
+    public func releaseWorker(keptBy next: DaemonBoard) {
+        if worker !== next.worker { worker?.stop() }
     }
 
     /// Leaves the panel as the board says, releases the GPIO lines and lets the network

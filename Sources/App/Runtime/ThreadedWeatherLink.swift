@@ -26,6 +26,8 @@ public final class ThreadedWeatherLink: WeatherLink, @unchecked Sendable {
         var busy = false
         var stopping = false
         var started = false
+        /// The answer to the fetch in flight belongs to a device that handed the link over.
+        var dropInFlight = false
         /// Times the worker woke with neither an order nor a stop to act on.
         var idleWakeups = 0
     }
@@ -90,6 +92,16 @@ public final class ThreadedWeatherLink: WeatherLink, @unchecked Sendable {
         }
     }
 
+    /// The link passes to another device (a reload that kept the weather settings): the worker,
+    /// its connection and its queue stay, so a fetch never runs beside another; an answer not
+    /// yet received, or still on its way, was for the old device's order and is dropped.
+    public func handOver() {
+        locked { box in
+            box.delivery = nil
+            box.dropInFlight = box.busy
+        }
+    }
+
     public func receive() -> WeatherDelivery? {
         locked { box in
             defer { box.delivery = nil }
@@ -118,6 +130,11 @@ public final class ThreadedWeatherLink: WeatherLink, @unchecked Sendable {
 
     private func deliver(_ delivery: WeatherDelivery) {
         locked {
+            if $0.dropInFlight {
+                $0.dropInFlight = false
+                $0.busy = $0.order != nil
+                return
+            }
             $0.delivery = delivery
             $0.busy = false
             pthread_cond_signal(deliveryPosted)

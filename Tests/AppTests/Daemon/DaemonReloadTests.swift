@@ -65,4 +65,22 @@ import Testing
         daemon.reload()
         #expect(daemon.board.device.location !== service)
     }
+
+    @Test func anUnchangedWeatherServiceKeepsItsWorker() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A real network on a port nothing listens on: a worker thread, fetches that fail fast.
+        let json = try String(contentsOf: Self.desk, encoding: .utf8)
+            .replacing(#""weather": { "simulated": true }"#, with: #""weather": { "baseURL": "http://127.0.0.1:9" }"#)
+        let (daemon, path) = try Self.daemon(json, in: directory)
+        let worker = try #require(daemon.board.worker)
+        try json.replacing("\"Desk (every part simulated)\"", with: "\"Desk, renamed\"").write(to: path, atomically: true, encoding: .utf8)
+        daemon.reload()
+        #expect(daemon.board.worker === worker, "an unchanged weather service got a second worker (and a second fetch)")
+        try json.replacing("http://127.0.0.1:9", with: "http://127.0.0.1:10").write(to: path, atomically: true, encoding: .utf8)
+        daemon.reload()
+        #expect(daemon.board.worker !== worker)
+        daemon.board.worker?.stop()
+    }
 }
+

@@ -118,4 +118,61 @@ struct ThreadedWeatherLinkTests {
         #expect(link.receive()?.token == 4)
         #expect(attempts.value == 2, "every order tries to start the worker again")
     }
+
+    /// Counts fetches running at once; each waits until `release` is signalled.
+    final class Gate: @unchecked Sendable {
+        private var lock = pthread_mutex_t()
+        private var running = 0
+        private(set) var mostAtOnce = 0
+        private(set) var started = 0
+        private var open = 0
+        init() { pthread_mutex_init(&lock, nil) }
+        func enter() {
+            pthread_mutex_lock(&lock)
+            running += 1
+            started += 1
+            mostAtOnce = max(mostAtOnce, running)
+            let ticket = started
+            pthread_mutex_unlock(&lock)
+            while true {
+                pthread_mutex_lock(&lock)
+                let go = open >= ticket
+                if go { running -= 1 }
+                pthread_mutex_unlock(&lock)
+                if go { return }
+                usleep(1000)
+            }
+        }
+        func release(through ticket: Int) {
+            pthread_mutex_lock(&lock)
+            open = ticket
+            pthread_mutex_unlock(&lock)
+        }
+        var startedCount: Int {
+            pthread_mutex_lock(&lock)
+            defer { pthread_mutex_unlock(&lock) }
+            return started
+        }
+    }
+
+    @Test("a reload hands the worker over: the new device's first order waits for the fetch in flight, whose answer is dropped")
+    func handOverNeverDoublesAFetch() throws {
+        let gate = Gate()
+        let link = ThreadedWeatherLink(fetch: { _ in gate.enter(); return Self.noNetwork }, wake: {})
+        defer { link.stop() }
+        link.send(Self.order, token: 7)  // the old device's order
+        for _ in 0..<500 where gate.startedCount == 0 { usleep(1000) }
+        #expect(gate.startedCount == 1)
+        link.handOver()
+        link.send(Self.order, token: 1)  // the new device's first order, while the old one runs
+        usleep(20_000)
+        #expect(gate.startedCount == 1, "the new order did not start beside the one in flight")
+        gate.release(through: 2)
+        link.waitForDelivery()
+        let delivery = link.receive()
+        #expect(delivery?.token == 1, "the old device's answer is dropped; the new one's arrives")
+        #expect(gate.mostAtOnce == 1)
+        #expect(link.receive() == nil)
+    }
 }
+
