@@ -38,7 +38,7 @@ public enum Event: Sendable {
     /// The zone asked for with `Effect.loadZone` is loaded.
     case zone(ZoneRules, ZoneSource)
     /// The zone could not be loaded (no tzdata, an unknown name): the reason, for the log.
-    case zoneFailed(String, reason: String)
+    case zoneFailed(String, ZoneSource, reason: String)
     case indoor(IndoorReading)
     case display(DisplayHealth)
     /// The kernel dropped this many more button edges (its event buffer overflowed), counted

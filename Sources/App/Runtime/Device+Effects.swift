@@ -20,7 +20,7 @@ extension Device {
         case .loadZone(let name, let source):
             switch dependencies.loadZone(name) {
             case .success(let rules): send(.zone(rules, source))
-            case .failure(let error): send(.zoneFailed(name, reason: error.description))
+            case .failure(let error): send(.zoneFailed(name, source, reason: error.description))
             }
         case .measureIndoor:
             if sensorDue == nil { measure() }

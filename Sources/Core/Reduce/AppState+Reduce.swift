@@ -50,8 +50,8 @@ extension AppState {
             weatherOutcome(token, outcome, receivedAt: receivedAt, moment, &effects)
         case .zone(let rules, let source):
             zoneLoaded(rules, source, moment, &effects)
-        case .zoneFailed(let name, let reason):
-            effects.append(.log(.problem("zone \(name): \(reason); keeping \(zone.identifier)")))
+        case .zoneFailed(let name, let source, let reason):
+            zoneFailed(name, source, reason, moment, &effects)
         case .indoor(let reading):
             if indoor != reading {
                 indoor = reading
@@ -85,6 +85,7 @@ extension AppState {
         next = Instant.earliest(next, nextOrbit)
         next = Instant.earliest(next, nextRotation)
         next = Instant.earliest(next, edgesLostAt.map { $0 + Self.edgeLossShownFor })
+        next = Instant.earliest(next, zoneRetry?.at)
         return Instant.earliest(next, pendingRemoval?.deadline)
     }
 
@@ -112,6 +113,12 @@ extension AppState {
         let now = moment.now
         if let due = nextMinute, due <= now { refreshTime(moment, &effects, force: false) }
         if let lost = edgesLostAt, lost + Self.edgeLossShownFor <= now { edgesQuiet(&effects) }
+        if let retry = zoneRetry, retry.at <= now {
+            zoneRetry = nil
+            // Only if it is still the zone wanted: a later answer may have named another.
+            if retry.name == requestedZone { effects.append(.loadZone(retry.name, retry.source)) }
+            zoneRetryDelay = (retry.name, retry.delay)
+        }
         if let due = nextOrbit, due <= now {
             orbitStep &+= 1
             nextOrbit = Self.following(due, every: options.orbitEvery, after: now)

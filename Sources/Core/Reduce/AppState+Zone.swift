@@ -96,6 +96,11 @@ extension AppState {
         }
         zone = rules
         zoneSource = source
+        if zoneRetryDelay?.name == rules.identifier {
+            effects.append(.log(.text("zone \(rules.identifier): loaded after all")))
+            zoneRetryDelay = nil
+        }
+        if zoneRetry?.name == rules.identifier { zoneRetry = nil }
         if let moment { refreshTime(moment, &effects, force: true) }
     }
 
@@ -127,5 +132,24 @@ extension WeatherProvider {
         case .openMeteo: "Open-Meteo"
         case .metNorway: "MET Norway"
         }
+    }
+}
+
+extension AppState {
+    static let firstZoneRetry = Duration.seconds(60)
+    static let longestZoneRetry = Duration.seconds(3600)
+
+    /// A zone that did not load is asked for again, like every other part that fails at start
+    /// (the tzdata on a card that was not readable yet, a package installed later): after 1 min,
+    /// doubling to 1 h, while it is still the zone wanted. Meanwhile the current zone stays.
+    mutating func zoneFailed(_ name: String, _ source: ZoneSource, _ reason: String, _ moment: Moment, _ effects: inout [Effect]) {
+        guard name == requestedZone else {
+            effects.append(.log(.problem("zone \(name): \(reason); keeping \(zone.identifier)")))
+            return
+        }
+        let last = zoneRetryDelay?.name == name ? zoneRetryDelay?.delay : nil
+        let delay = last.map { Swift.min($0 * 2, Self.longestZoneRetry) } ?? Self.firstZoneRetry
+        zoneRetry = (name, source, moment.now + delay, delay)
+        effects.append(.log(.problem("zone \(name): \(reason); keeping \(zone.identifier), trying again in \(delay.components.seconds) s")))
     }
 }

@@ -62,6 +62,10 @@ public struct AppState {
 
     // Deadlines (monotonic)
     var nextMinute: Instant?
+    /// A zone that could not be loaded (tzdata missing, unreadable at boot), asked for again
+    /// at `at`; the delay doubles from 1 min to 1 h.
+    var zoneRetry: (name: String, source: ZoneSource, at: Instant, delay: Duration)?
+    var zoneRetryDelay: (name: String, delay: Duration)?
     /// The time base of the last event, to see a step of the wall clock or a new source.
     var clockBase: TimeBase?
     var nextOrbit: Instant?
