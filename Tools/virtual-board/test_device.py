@@ -85,8 +85,9 @@ def test_install_ready_fix_glass(board):
     status = d.wait_status(r"GPS .*(3D|fix)", timeout=120)
     record(b.root, "status", repr(status))
     # The glass: the place, the weather and the time. The clock needs a time the daemon trusts:
-    # no NTP in the VM, so GPS time once two epochs agree (ClockGate).
-    d.wait_status(r"^(?!.*Clock not set)", timeout=120)
+    # no NTP in the VM, so GPS time once two epochs agree (ClockGate); until then the system
+    # clock is shown marked unsure ("Clock unsure" in STATUS=).
+    d.wait_status(r"^(?!.*Clock (unsure|not set))", timeout=120)
     d.wait_journal(r"weather", timeout=120)
     time.sleep(3)
     log = d.fetch_log(b.workdir)
@@ -95,6 +96,92 @@ def test_install_ready_fix_glass(board):
     record(b.root, "glass_text", repr(dev.texts(glass)))
     clock = b.vm.sh("TZ=Europe/Berlin date +%H:%M").strip()
     check_now_screen(glass, clock)
+
+
+def test_clock_behind_gps_time_weather_fresh(board):
+    """The review's case on a real kernel: the system clock 3 days behind (no NTP in the VM:
+    not synchronised), GPS time from the receiver on ttyS1. The daemon is restarted so its
+    first fetch happens under the wrong system clock: the glass must show the weather (it was
+    stamped by GPS time, not by CLOCK_REALTIME, and is fresh), the clock the true time."""
+    b, d = board, board.device
+    b.vm.sh("date -s '-3 days' >/dev/null")
+    try:
+        before = d.journal_count()
+        b.vm.sh("systemctl restart thunderstorm")
+        d.wait_active()
+        d.wait_journal(r"clock: now GPS time", after=before, timeout=120)
+        d.wait_journal(r"weather", after=before, timeout=120)
+        time.sleep(3)
+        glass = glass_now(b)
+        record(b.root, "glass_text_clock_3d_behind", repr(dev.texts(glass)))
+        check_now_screen(glass, b.vm.sh("TZ=Europe/Berlin date +%H:%M").strip())  # the same time of day
+    finally:
+        b.vm.sh("date -s '+3 days' >/dev/null")
+
+
+# Run in the guest: steps CLOCK_REALTIME by argv[1] seconds, then clears STA_UNSYNC as an NTP
+# daemon does after a step (adjtimex(2): ADJ_STATUS | ADJ_MAXERROR | ADJ_ESTERROR), and prints
+# CLOCK_MONOTONIC right after the step (the I²C log is stamped on that clock). With "unsync"
+# it sets STA_UNSYNC again: the VM has no NTP, as before the test.
+NTP_STEP = """
+import ctypes, sys, time
+class Timex(ctypes.Structure):
+    _fields_ = [("modes", ctypes.c_uint), ("offset", ctypes.c_long), ("freq", ctypes.c_long),
+                ("maxerror", ctypes.c_long), ("esterror", ctypes.c_long), ("status", ctypes.c_int),
+                ("pad", ctypes.c_long * 32)]
+libc = ctypes.CDLL(None, use_errno=True)
+t = Timex()
+if sys.argv[1] == "unsync":
+    t.modes, t.status = 0x10, 0x40
+    print(libc.adjtimex(ctypes.byref(t)))
+    sys.exit(0)
+time.clock_settime(time.CLOCK_REALTIME, time.clock_gettime(time.CLOCK_REALTIME) + float(sys.argv[1]))
+stepped = time.clock_gettime(time.CLOCK_MONOTONIC)
+t.modes, t.status, t.maxerror, t.esterror = 0x10 | 0x4 | 0x8, 0, 1000, 100
+print("%.6f %d" % (stepped, libc.adjtimex(ctypes.byref(t))))
+"""
+
+
+def glass_clock(glass):
+    """The clock in the top row as minutes of the day, and whether it is marked unsure."""
+    top = sorted((t for t in glass["text"] if t["y"] == -2), key=lambda t: t["x"])
+    text = " ".join(t["text"] for t in top)
+    m = re.search(r"(\d{1,2}):(\d\d)(?: ([AP])M)?(\?)?$", text)
+    assert m, "no clock in the top row: %r" % text
+    hour = int(m.group(1)) % 12 + (12 if m.group(3) == "P" else 0) if m.group(3) else int(m.group(1))
+    return hour * 60 + int(m.group(2)), bool(m.group(4))
+
+
+def test_ntp_step_redrawn_within_a_second(board):
+    """An NTP step of +1 h and then -1 h while the daemon runs: the TFD_TIMER_CANCEL_ON_SET timerfd
+    wakes the loop, the kernel's flag is read again, and the clock on the glass follows. The
+    time from the step to the frame on the bus is recorded; it must be under 1.5 s."""
+    b, d = board, board.device
+    b.vm.sh("cat > /tmp/ntp_step.py <<'EOF'\n%s\nEOF" % NTP_STEP)
+    latencies = []
+    try:
+        for step in (3600, -3600):
+            before = d.journal_count()
+            out = b.vm.sh("python3 /tmp/ntp_step.py %d" % step).split()
+            stepped = float(out[0])
+            assert out[1] != "-1", out  # adjtimex's state, or -1 and errno
+            d.wait_journal(r"clock: ", after=before, timeout=15)
+            deadline = time.monotonic() + 10
+            end = None
+            while end is None and time.monotonic() < deadline:
+                time.sleep(0.5)
+                end = dev.frame_end_after(dev.bus_times(d.fetch_log(b.workdir)), stepped)
+            assert end is not None, "no frame within 10 s of the step"
+            latencies.append(end - stepped)
+            time.sleep(1)
+            shown, unsure = glass_clock(glass_now(b))
+            now = b.vm.sh("TZ=Europe/Berlin date +%H:%M").strip()
+            expected = int(now[:2]) * 60 + int(now[3:])
+            assert abs(shown - expected) % (24 * 60) <= 1 and not unsure, (shown, expected, now)
+        record(b.root, "ntp_step_to_glass_ms", "+1 h %.1f, -1 h %.1f" % (latencies[0] * 1000, latencies[1] * 1000))
+        assert max(latencies) < 1.5, latencies
+    finally:
+        b.vm.sh("python3 /tmp/ntp_step.py unsync", check=False)
 
 
 def check_now_screen(glass, clock):
@@ -294,7 +381,7 @@ def switch_panel(b, devices, display, **options):
     d.write_board(board, "/etc/thunderstorm/board.json")
     b.vm.sh("systemctl start thunderstorm")
     d.wait_active()
-    d.wait_status(r"^(?!.*Clock not set)", timeout=60)
+    d.wait_status(r"^(?!.*Clock (unsure|not set))", timeout=60)
     time.sleep(4)
 
 
