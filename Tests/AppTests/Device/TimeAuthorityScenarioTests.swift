@@ -198,4 +198,24 @@ struct TimeAuthorityScenarioTests {
         #expect(board.device.state.model.clock == ClockTime(hour: local.hour, minute: local.minute))
         DeviceRig.expectGlassAgrees(board)
     }
+
+    @Test("a receiver that dates its fixes 1,024 weeks back (week-number rollover): the clock is still the true time", .enabled(if: DeviceRig.hasZones))
+    func weekRollover() {
+        let board = DeviceRig.make(start: Self.december) {
+            $0.systemClock = .unsynchronised
+            $0.systemClockOffset = .seconds(-40 * 86_400)
+            $0.weather = .offline
+        }
+        board.apply(.gpsWeekRollover)
+        #expect(board.timeline.contains { $0.text.contains("1024 weeks back") })
+        _ = Self.untilGPSTime(board)
+        board.advance(by: .milliseconds(100))
+        #expect(board.device.state.clockSource == .gps)
+        #expect(board.device.state.model.clock == Self.trueClock(board))
+        // 1,024 weeks are whole days: the time of day alone would not show the error.
+        let error = board.device.moment.wall - board.trueTime
+        #expect(error < .seconds(2) && error > .seconds(-2), "the device's time is \(error) from the true time")
+        DeviceRig.expectGlassAgrees(board)
+    }
 }
+
