@@ -56,6 +56,19 @@ int th_timerfd_settime_abs(int fd, int64_t deadline_ns, int64_t interval_ns) {
     return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
 }
 
+int th_timerfd_create_realtime(void) {
+    return timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+int th_timerfd_arm_cancel_on_set(int fd) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof spec);
+    // The largest time_t (OpenBMC's phosphor-time-manager does the same): the kernel clamps it
+    // to KTIME_MAX (year 2262), so the timer never expires; only a clock set makes it readable.
+    spec.it_value.tv_sec = (time_t)(((uint64_t)1 << (sizeof(time_t) * 8 - 1)) - 1);
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, NULL);
+}
+
 int th_eventfd(unsigned int initial) { return eventfd(initial, EFD_NONBLOCK | EFD_CLOEXEC); }
 
 static int fill_set(sigset_t *set, const int *signals, int count) {

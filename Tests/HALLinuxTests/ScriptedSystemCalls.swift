@@ -13,6 +13,7 @@ final class ScriptedSystemCalls: SystemCalls, @unchecked Sendable {
         case fsync(CInt), fdatasync(CInt), rename(String, String), unlink(String), mkdir(String, mode_t)
         case fstat(CInt), ftruncate(CInt, off_t), flock(CInt, CInt), clock(clockid_t), adjtimex
         case timerfdCreate, timerfdSetTime(CInt, Int64, Int64), eventfd, signalfd([CInt]), signalfdRead(CInt)
+        case realtimeTimerfdCreate, timerfdArmCancelOnSet(CInt)
         case directoryEntries(String), resolvedPath(String), serialPortType(CInt)
     }
 
@@ -116,6 +117,8 @@ final class ScriptedSystemCalls: SystemCalls, @unchecked Sendable {
     func timerfdSetTime(_ fd: CInt, _ deadlineNanoseconds: Int64, _ intervalNanoseconds: Int64) -> CInt {
         record(.timerfdSetTime(fd, deadlineNanoseconds, intervalNanoseconds), 0)
     }
+    func realtimeTimerfdCreate() -> CInt { record(.realtimeTimerfdCreate, nextDescriptor) }
+    func timerfdArmCancelOnSet(_ fd: CInt) -> CInt { record(.timerfdArmCancelOnSet(fd), 0) }
     func eventfd(_ initial: CUnsignedInt) -> CInt { record(.eventfd, nextDescriptor) }
     func signalfd(_ signals: UnsafePointer<CInt>, _ count: CInt) -> CInt {
         record(.signalfd(Array(UnsafeBufferPointer(start: signals, count: Int(count)))), nextDescriptor)

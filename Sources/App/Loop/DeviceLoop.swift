@@ -5,8 +5,10 @@ import SystemPackage
 
 /// The device's loop on Linux (ARCHITECTURE §4): one thread, one `poll(2)` over the GPS tty,
 /// the GPIO line-event descriptors, a timerfd armed at the next deadline, the eventfd the
-/// network edge wakes it through, and a signalfd for SIGTERM, SIGINT and SIGHUP. Nothing sleeps;
-/// every wake-up is one `Device.service()`.
+/// network edge wakes it through, a signalfd for SIGTERM, SIGINT and SIGHUP, and a timerfd that
+/// is readable when the wall clock is set (an NTP step, `date -s`), so the clock on screen is
+/// redrawn at once rather than at its next minute deadline. Nothing sleeps; every wake-up is
+/// one `Device.service()`.
 ///
 /// The GPS tty is polled for input while the location service listens (`wantsInput`) and only
 /// for a hang-up while it holds a burst (`events` 0: POLLHUP and POLLERR are reported anyway);
@@ -53,10 +55,13 @@ public final class DeviceLoop {
     let poller: Poller<LiveSystemCalls>
     let timer: TimerDescriptor<LiveSystemCalls>
     let signals: SignalDescriptor<LiveSystemCalls>
+    let clockSet: WallClockSetDescriptor<LiveSystemCalls>
     /// The network edge signals it when a fetch is done (`ThreadedWeatherLink`'s `wake`).
     public let wake: WakeDescriptor<LiveSystemCalls>
     /// Loop wake-ups so far (poll returns).
     public private(set) var wakeups = 0
+    /// Wall-clock sets seen so far (each woke the loop, and the turn's `service()` followed).
+    public private(set) var clockSets = 0
 
     /// Blocks SIGTERM, SIGINT and SIGHUP for the calling thread (they arrive through the
     /// signalfd instead): create the loop on the thread that runs it, before starting others.
@@ -66,6 +71,7 @@ public final class DeviceLoop {
         timer = try TimerDescriptor(calls: calls)
         self.signals = try SignalDescriptor(signals: signals, calls: calls)
         wake = try WakeDescriptor(calls: calls)
+        clockSet = try WallClockSetDescriptor(calls: calls)
     }
 
     /// The eventfd's signal, for `ThreadedWeatherLink(fetch:wake:)`.
@@ -98,6 +104,7 @@ public final class DeviceLoop {
         let signalSlot = poller.add(signals.fileDescriptor)
         let timerSlot = poller.add(timer.fileDescriptor)
         let wakeSlot = poller.add(wake.fileDescriptor)
+        let clockSetSlot = poller.add(clockSet.fileDescriptor)
         let gpsSlot = poller.add(-1, events: 0)
         let firstInput = poller.count
         for _ in 0..<companion.inputSlots { _ = poller.add(-1) }
@@ -119,6 +126,7 @@ public final class DeviceLoop {
             if poller.isReadable(signalSlot), let signal = try signals.next() { return .signal(signal) }
             if poller.isReadable(timerSlot) { _ = try timer.acknowledge() }
             if poller.isReadable(wakeSlot) { _ = wake.drain() }
+            if poller.isReadable(clockSetSlot), try clockSet.acknowledge() { clockSets += 1 }
             if poller.revents(gpsSlot) & CShort(POLLHUP | POLLERR | POLLNVAL) != 0 { device.location.hangUp() }
             let woke = clock.now()
             companion.beforeService(woke)

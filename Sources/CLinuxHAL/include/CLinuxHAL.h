@@ -44,6 +44,13 @@ extern const uint16_t TH_I2C_M_RD;
 // timerfd, eventfd, signalfd (GNU extensions).
 int th_timerfd_create_monotonic(void);
 int th_timerfd_settime_abs(int fd, int64_t deadline_ns, int64_t interval_ns);
+// A CLOCK_REALTIME timerfd that never expires, armed with TFD_TIMER_ABSTIME |
+// TFD_TIMER_CANCEL_ON_SET only to be cancelled: timerfd_create(2) says a read then fails with
+// ECANCELED once the real-time clock "undergoes a discontinuous change" (settimeofday,
+// clock_settime, an NTP step). Arming returns -1/ECANCELED if a change happened since the last
+// read (timerfd_create(2) NOTES); the timer is armed all the same.
+int th_timerfd_create_realtime(void);
+int th_timerfd_arm_cancel_on_set(int fd);
 int th_eventfd(unsigned int initial);
 int th_signalfd(int fd, const int *signals, int count);
 int th_block_signals(const int *signals, int count);

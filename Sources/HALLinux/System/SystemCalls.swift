@@ -36,6 +36,11 @@ public protocol SystemCalls {
     func timerfdCreate() -> CInt
     /// `timerfd_settime(fd, TFD_TIMER_ABSTIME, …)`; a deadline of 0 disarms.
     func timerfdSetTime(_ fd: CInt, _ deadlineNanoseconds: Int64, _ intervalNanoseconds: Int64) -> CInt
+    /// `timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC)`.
+    func realtimeTimerfdCreate() -> CInt
+    /// `timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, …)` at the largest
+    /// `time_t`: a timer that never expires and is cancelled when the wall clock is set.
+    func timerfdArmCancelOnSet(_ fd: CInt) -> CInt
     /// `eventfd(initial, EFD_NONBLOCK | EFD_CLOEXEC)`.
     func eventfd(_ initial: CUnsignedInt) -> CInt
     /// `signalfd(-1, {signals}, SFD_NONBLOCK | SFD_CLOEXEC)` after blocking them for the thread.
@@ -101,6 +106,8 @@ public struct LiveSystemCalls: SystemCalls, Sendable {
     public func timerfdSetTime(_ fd: CInt, _ deadlineNanoseconds: Int64, _ intervalNanoseconds: Int64) -> CInt {
         th_timerfd_settime_abs(fd, deadlineNanoseconds, intervalNanoseconds)
     }
+    public func realtimeTimerfdCreate() -> CInt { th_timerfd_create_realtime() }
+    public func timerfdArmCancelOnSet(_ fd: CInt) -> CInt { th_timerfd_arm_cancel_on_set(fd) }
     public func eventfd(_ initial: CUnsignedInt) -> CInt { th_eventfd(initial) }
     public func signalfd(_ signals: UnsafePointer<CInt>, _ count: CInt) -> CInt {
         guard th_block_signals(signals, count) == 0 else { return -1 }

@@ -25,34 +25,18 @@ struct DeviceLoopTests {
     @Test("a fix from the tty in one wake-up a second, a weather answer through the eventfd, an unplug through POLLHUP")
     func loop() throws {
         let pty = try PseudoTerminal()
-        var template = [CChar]("/tmp/thunderstorm-loop-XXXXXX".utf8CString)
-        let directory = String(cString: mkdtemp(&template)!)
-        defer {
-            for name in StateDirectory.fileNames { unlink(directory + "/" + name) }
-            rmdir(directory)
-        }
+        let directory = Self.makeStateDirectory()
+        defer { Self.remove(directory) }
         let clock = LinuxClock(calls: LiveSystemCalls())
-        let board = SteadyStateRig.referenceBoard
         let loop = try DeviceLoop()
         let fetches = Counter()
         let link = ThreadedWeatherLink(
-            fetch: { _ in
+            fetch: { order in
                 fetches.add()
-                return WeatherFetch.Result(outcome: .failure(.transport(TransportError(.hostNotFound, "no network here"))), response: nil)
+                return WeatherFetch.Result(outcome: .failure(.transport(TransportError(.hostNotFound, "no network here"))), response: nil, receivedAt: order.time?.anchor ?? .zero)
             }, wake: loop.wakeSignal)
         defer { link.stop() }
-        let device = Device(
-            options: DeviceOptions(board: board), clock: clock,
-            location: LocationService(
-                devices: LinuxSerialDevices(calls: LiveSystemCalls()), clock: clock,
-                configuration: .init(path: pty.slavePath, baudRate: .b9600)),
-            inputs: NoInputs(), timing: [], activeLow: [],
-            store: .file(try FileStore(files: HostFiles(), clock: clock, configuration: FileStoreConfiguration(directory: FilePath(directory)))),
-            stateDirectory: FilePath(directory), files: HostFiles(),
-            display: .oled(.init(bus: DiscardingBus(), profile: .ssd1306_128x64)), sensor: nil, link: link,
-            service: OpenMeteoService(identity: ClientIdentity(contact: nil)),
-            dependencies: DeviceDependencies(systemClockSynchronised: { true }, loadZone: SimulationSetup.hostZone, log: { _, _ in }),
-            seed: 1)
+        let device = try Self.makeDevice(clock: clock, gpsPath: pty.slavePath, directory: directory, link: link)
         // Start: the port opens at the first wake-up, the first fetch goes out at once.
         #expect(try loop.run(device, gpsDescriptor: { $0.fileDescriptor }, inputDescriptors: [], until: clock.now() + .milliseconds(300)) == .finished)
         #expect(device.location.port != nil)
@@ -72,6 +56,88 @@ struct DeviceLoopTests {
         pty.close()
         #expect(try loop.run(device, gpsDescriptor: { $0.fileDescriptor }, inputDescriptors: [], until: clock.now() + .milliseconds(200)) == .finished)
         #expect(device.state.gps.kind == .noDevice)
+    }
+
+    @Test("a wall-clock set wakes the loop at once, before the deadline its timerfd was armed at")
+    func clockSetWakesTheLoop() throws {
+        // Setting CLOCK_REALTIME to its own value is a set for the kernel (clock_was_set) and
+        // moves the clock back by the microsecond between the two calls. EPERM: skipped.
+        var probe = timespec()
+        clock_gettime(CLOCK_REALTIME, &probe)
+        if clock_settime(CLOCK_REALTIME, &probe) != 0 {
+            try Test.cancel("clock_settime(CLOCK_REALTIME): \(Errno(rawValue: errno)) (needs CAP_SYS_TIME)")
+        }
+        let pty = try PseudoTerminal()
+        let directory = Self.makeStateDirectory()
+        defer { Self.remove(directory) }
+        let clock = LinuxClock(calls: LiveSystemCalls())
+        // SIGURG ends the run once the set was seen (ignored by default, so a stray one is harmless).
+        let loop = try DeviceLoop(signals: [SIGURG])
+        let link = ThreadedWeatherLink(fetch: { order in
+            WeatherFetch.Result(outcome: .failure(.transport(TransportError(.hostNotFound, "no network here"))), response: nil, receivedAt: order.time?.anchor ?? .zero)
+        }, wake: loop.wakeSignal)
+        defer { link.stop() }
+        let device = try Self.makeDevice(clock: clock, gpsPath: pty.slavePath, directory: directory, link: link)
+        let end = clock.now() + .seconds(3)
+        var armed: Instant?  // the deadline the timerfd holds for the poll in progress
+        var setAt: Instant?, wokeAt: Instant?, deadlineThen: Instant?
+        let companion = DeviceLoop.Companion(
+            nextDeadline: {
+                armed = Instant.earliest(device.nextDeadline, end)
+                return nil
+            },
+            beforeService: { woke in
+                guard setAt != nil, wokeAt == nil, loop.clockSets > 0 else { return }
+                wokeAt = woke
+                deadlineThen = armed
+                pthread_kill(pthread_self(), SIGURG)
+            },
+            afterService: { _ in
+                // Set the clock once the loop is idle: its next deadline at least 100 ms away,
+                // so a wake-up before it can only come from the clock-set descriptor.
+                let now = clock.now()
+                guard setAt == nil, let next = Instant.earliest(device.nextDeadline, end), next - now >= .milliseconds(100) else { return }
+                var wall = timespec()
+                clock_gettime(CLOCK_REALTIME, &wall)
+                clock_settime(CLOCK_REALTIME, &wall)
+                setAt = clock.now()
+            })
+        #expect(try loop.run(device, gpsDescriptor: { $0.fileDescriptor }, companion: companion, until: end) == .signal(SIGURG))
+        #expect(loop.clockSets == 1)
+        let set = try #require(setAt), woke = try #require(wokeAt), deadline = try #require(deadlineThen)
+        #expect(woke < deadline, "woke \(woke - set) after the set, \(deadline - woke) before the timerfd's deadline")
+        print("clock set → loop wake-up: \(woke - set), \(deadline - woke) before the deadline")
+    }
+
+    typealias LoopDevice = Device<DiscardingBus, NoInputs, LinuxSerialDevices<LiveSystemCalls>, LinuxClock<LiveSystemCalls>, HostFiles>
+
+    /// The reference board with a receiver on `gpsPath`, a file store in `directory`, nothing
+    /// on the bus and `link` as the network edge.
+    static func makeDevice(
+        clock: LinuxClock<LiveSystemCalls>, gpsPath: FilePath, directory: String, link: ThreadedWeatherLink
+    ) throws -> LoopDevice {
+        Device(
+            options: DeviceOptions(board: SteadyStateRig.referenceBoard), clock: clock,
+            location: LocationService(
+                devices: LinuxSerialDevices(calls: LiveSystemCalls()), clock: clock,
+                configuration: .init(path: gpsPath, baudRate: .b9600)),
+            inputs: NoInputs(), timing: [], activeLow: [],
+            store: .file(try FileStore(files: HostFiles(), clock: clock, configuration: FileStoreConfiguration(directory: FilePath(directory)))),
+            stateDirectory: FilePath(directory), files: HostFiles(),
+            display: .oled(.init(bus: DiscardingBus(), profile: .ssd1306_128x64)), sensor: nil, link: link,
+            service: OpenMeteoService(identity: ClientIdentity(contact: nil)),
+            dependencies: DeviceDependencies(systemClockSynchronised: { true }, loadZone: SimulationSetup.hostZone, log: { _, _ in }),
+            seed: 1)
+    }
+
+    static func makeStateDirectory() -> String {
+        var template = [CChar]("/tmp/thunderstorm-loop-XXXXXX".utf8CString)
+        return String(cString: mkdtemp(&template)!)
+    }
+
+    static func remove(_ directory: String) {
+        for name in StateDirectory.fileNames { unlink(directory + "/" + name) }
+        rmdir(directory)
     }
 
     final class Counter: @unchecked Sendable {

@@ -169,6 +169,8 @@ final class I2CDevTwin: SystemCalls, @unchecked Sendable {
     func adjtimex(_ status: UnsafeMutablePointer<CInt>) -> CInt { fail(ENOSYS, "adjtimex") }
     func timerfdCreate() -> CInt { fail(ENOSYS, "timerfd_create") }
     func timerfdSetTime(_ fd: CInt, _ deadlineNanoseconds: Int64, _ intervalNanoseconds: Int64) -> CInt { fail(ENOSYS, "timerfd_settime") }
+    func realtimeTimerfdCreate() -> CInt { fail(ENOSYS, "timerfd_create") }
+    func timerfdArmCancelOnSet(_ fd: CInt) -> CInt { fail(ENOSYS, "timerfd_settime") }
     func eventfd(_ initial: CUnsignedInt) -> CInt { fail(ENOSYS, "eventfd") }
     func signalfd(_ signals: UnsafePointer<CInt>, _ count: CInt) -> CInt { fail(ENOSYS, "signalfd") }
     func signalfdRead(_ fd: CInt, _ signal: UnsafeMutablePointer<CInt>) -> Int { Int(fail(ENOSYS, "signalfd read")) }
