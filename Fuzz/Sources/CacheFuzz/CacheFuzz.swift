@@ -26,17 +26,27 @@ let clocks = [WallTime(seconds: 0), WallTime(seconds: 1_768_461_485), WallTime(s
 
 func restore<Service: WeatherService>(_ cache: WeatherCache, with service: Service) {
     guard case .success(let report) = cache.report(using: service) else { return }
-    var repository = WeatherRepository(random: SplitMix64(seed: 1))
-    repository.restore(report, validators: CacheValidators(lastModified: cache.lastModified))
+    // Restored as at a boot whose clock reads each of `clocks`; the stamp stays as written.
+    for boot in clocks {
+        var repository = WeatherRepository(random: SplitMix64(seed: 1))
+        repository.restore(
+            report, validators: CacheValidators(lastModified: cache.lastModified),
+            base: TimeBase(anchor: .zero, wall: boot, trusted: false))
+        invariant(repository.state.value?.fetchedAt == report.fetchedAt, "the restored stamp changed")
+        for wall in clocks {
+            _ = repository.freshness(at: wall)
+            invariant(!repository.restamp(TimeBase(anchor: .zero, wall: wall, trusted: true)), "a restored report was re-stamped")
+            invariant(repository.state.value?.fetchedAt == report.fetchedAt, "a restored report was re-stamped")
+        }
+        repository.updatePosition(cache.position, now: Instant(nanoseconds: 1_000_000_000))
+        // The restored report must not stop the device from asking for a new one.
+        invariant(repository.nextOrder(now: Instant(nanoseconds: 2_000_000_000)) != nil, "no fetch after a restore")
+    }
     for wall in clocks {
-        _ = repository.freshness(at: wall)
         for zone in [ZoneRules.utc, .fixed(offsetSeconds: report.utcOffsetSeconds, identifier: "fixed")] {
             _ = Forecast(report: report, now: wall, zone: zone)
         }
     }
-    repository.updatePosition(cache.position, now: Instant(nanoseconds: 1_000_000_000))
-    // The restored report must not stop the device from asking for a new one.
-    invariant(repository.nextOrder(now: Instant(nanoseconds: 2_000_000_000)) != nil, "no fetch after a restore")
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
