@@ -256,6 +256,9 @@ public final class Daemon {
         board.stop()
         if let path = options.glassPath { writeGlass(path) }  // the panel as the stop left it
         limiter.flush(at: loop.clock.now()) { emit($0) }
+        let counters = board.device.counters
+        let longest = counters.longestTurn.nanoseconds / 100_000
+        log(.text("loop: \(counters.wakeups) wake-ups since the board started; the longest turn took \(longest / 10).\(longest % 10) ms"), at: loop.clock.now())
         log(.text("stopped after \(Self.milliseconds(loop.clock.now() - now)) ms"), at: loop.clock.now())
     }
 

@@ -7,6 +7,8 @@ import Weather
 extension Device {
     /// One wake-up of the loop: everything that is readable or due at `clock.now()`.
     public func service() {
+        let began = clock.now()
+        defer { measureTurn(since: began) }
         counters.wakeups += 1
         readMoment()
         serviceGPS()
@@ -20,6 +22,14 @@ extension Device {
         if let due = sensorDue, due <= moment.now { measure() }
         if let deadline = state.nextDeadline, deadline <= moment.now { send(.tick) }
         if state.frameDirty { draw() }
+    }
+
+    func measureTurn(since began: Instant) {
+        let ended = clock.now()
+        if ended - began > counters.longestTurn {
+            counters.longestTurn = ended - began
+            counters.longestTurnAt = ended
+        }
     }
 
     // MARK: GPS

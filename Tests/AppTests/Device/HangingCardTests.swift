@@ -159,4 +159,22 @@ struct HangingCardTests {
         #expect(board.device.state.store.settings.time == first, "two presses of a two-way setting come back to the start")
         #expect(board.device.store.sequence == sequence + 2, "one durable commit per press")
     }
+
+    @Test("the longest loop turn is measured: a sync that takes 2 s on the loop (the inline writer) shows as a 2 s turn")
+    func longestTurnMeasured() {
+        let disk = CrashableFileSystem()
+        let board = DeviceRig.make(disk: disk) { $0.weather = .offline }
+        board.advance(by: .seconds(5))
+        #expect(board.device.counters.longestTurn < .milliseconds(1), "virtual time does not move inside a turn by itself")
+        // A slow card on the loop: every fdatasync takes 2 s of the device's clock.
+        disk.onOperation = { operation, _ in
+            if operation == .synchronizeData { board.clock.advance(by: .seconds(2)) }
+        }
+        board.apply(.press(button: 1))
+        board.advance(by: .seconds(1))
+        disk.onOperation = nil
+        #expect(board.device.counters.longestTurn >= .seconds(2), "\(board.device.counters.longestTurn)")
+        #expect(board.device.counters.longestTurnAt != nil)
+    }
 }
+
