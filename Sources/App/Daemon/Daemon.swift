@@ -258,7 +258,8 @@ public final class Daemon {
         limiter.flush(at: loop.clock.now()) { emit($0) }
         let counters = board.device.counters
         let longest = counters.longestTurn.nanoseconds / 100_000
-        log(.text("loop: \(counters.wakeups) wake-ups since the board started; the longest turn took \(longest / 10).\(longest % 10) ms"), at: loop.clock.now())
+        let when = counters.longestTurnAt.map { ", \(($0 - boardSince).nanoseconds / 1_000_000_000) s after the board started" } ?? ""
+        log(.text("loop: \(counters.wakeups) wake-ups since the board started; the longest turn took \(longest / 10).\(longest % 10) ms\(when)"), at: loop.clock.now())
         log(.text("stopped after \(Self.milliseconds(loop.clock.now() - now)) ms"), at: loop.clock.now())
     }
 

@@ -52,8 +52,9 @@ public struct DeviceCounters: Sendable, Equatable {
     public var gestures = 0
     public var commits = 0
     public var fetches = 0
-    /// The longest `service()` on the device's monotonic clock, and when it ended: a turn that
-    /// waited on the card, the bus or anything else shows here (buttons and the panel wait for it).
+    /// The longest `service()` after the first (the start's) on the device's monotonic clock, and
+    /// when it ended: a turn that waited on the card, the bus or anything else shows here
+    /// (buttons and the panel wait for it).
     public var longestTurn: Duration = .zero
     public var longestTurnAt: Instant?
 }
