@@ -246,6 +246,16 @@ def test_card_hangs_press_still_reaches_glass(faults):
     assert props == {"NRestarts": "0", "MainPID": pid, "ActiveState": "active"}, (props, status)
     settings = [l for l in d.journal().splitlines()[before:] if "settings: " in l]
     assert len(settings) == 1, settings  # one press, one commit, written once
+    # The loop's longest turn since the start, as the daemon says at stop: a write that held
+    # the loop for the 10 s hang would show here (the card is off the loop: a few ms).
+    count = d.journal_count()
+    b.vm.sh("systemctl stop thunderstorm")
+    _, line = d.wait_journal(r"loop: \d+ wake-ups", after=count, timeout=15)
+    longest = float(re.search(r"the longest turn took ([\d.]+) ms", line).group(1))
+    record(b.root, "card_hang_longest_loop_turn_ms", "%.1f (10 s hang; %s)" % (longest, line.split("loop: ", 1)[1]))
+    assert longest < 1000, line
+    b.vm.sh("systemctl start thunderstorm")
+    d.wait_active()
 
 
 def test_gps_115200_10hz_nothing_lost(faults):
