@@ -225,7 +225,6 @@ public final class Daemon {
         case .success(let config):
             notifier.send("RELOADING=1")
             board.device.close()
-            board.retire()
             let next = DaemonBoard(config, context: context, replacing: board)
             board.releaseWorker(keptBy: next)
             board = next

@@ -38,6 +38,10 @@ public final class DaemonBoard {
     /// The worker thread of a real network; nil when the weather is simulated.
     let worker: ThreadedWeatherLink?
     let realClock: LinuxClock<LiveSystemCalls>
+    /// The kernel's I²C adapters by path, open or reopening (a reload's next board shares them).
+    let adapters: [String: BoardBus]
+    /// What this board took over from the one it replaced.
+    public private(set) var kept = Runtime.KeptParts.none
 
     /// What the daemon gives every generation.
     public struct Context {
@@ -65,9 +69,14 @@ public final class DaemonBoard {
         }
     }
 
-    /// `previous`: the board a reload replaces. Its GPS service is kept when the GPS part did
-    /// not change (the fix, the vouched GPS time and the open tty go on), and the new device
-    /// resumes its place and screen.
+    /// `previous`: the board a reload replaces (its device already closed). Every real part
+    /// whose configuration did not change moves into this board with its state: the GPS
+    /// service (the fix, the vouched GPS time, the open tty), the display's driver (no new
+    /// initialisation, no blank flash), the sensor's driver, the GPIO request (the kernel's
+    /// debounce, the edge numbers, a press in progress) and the weather worker; the open I²C
+    /// adapters are shared by path. The previous board's other parts are released. Simulated
+    /// parts are built again (their twins run on the previous board's clock). The new device
+    /// resumes the place and screen.
     public init(_ board: BoardConfig, context: Context, replacing previous: DaemonBoard? = nil) {
         config = board
         realClock = context.clock
@@ -78,22 +87,32 @@ public final class DaemonBoard {
         let twinBus = twins.bus
         let report = context.report
 
-        // Display and sensor: the kernel's adapters, one per bus path, or the twins' bus.
+        let kept = previous.map { Self.keptParts($0.config, board) } ?? .none
+        // The lines of changed buttons are given up before the new request asks for them.
+        if let previous, !kept.buttons { previous.buttons.close() }
+
+        // Display and sensor: the kernel's adapters, one per bus path (the previous board's
+        // still open), or the twins' bus.
         var adapters: [String: BoardBus] = [:]
         let simulatedBus = BoardBus(simulated: twinBus)
         func bus(_ path: I2CBusPath, simulated: Bool) -> BoardBus {
             if simulated { return simulatedBus }
             if let open = adapters[path.description] { return open }
-            let opened = BoardBus(kernelAdapter: FilePath(path.description), report: report)
+            let opened = previous?.adapters[path.description] ?? BoardBus(kernelAdapter: FilePath(path.description), report: report)
             adapters[path.description] = opened
             return opened
         }
         if board.display.simulated { twins.panel = SimulatedBoard.attachPanel(board.display, to: twins.bus, clock: clock) }
-        let display = DisplayUnit(board.display, bus: bus(board.display.bus, simulated: board.display.simulated))
+        // A kept driver holds the previous board's adapter for its path; `bus` returns that one.
+        let displayBus = bus(board.display.bus, simulated: board.display.simulated)
+        let display = (kept.display ? previous?.device.surrenderDisplay() : nil) ?? DisplayUnit(board.display, bus: displayBus)
         let sensor = board.sensor.map { config in
+            let sensorBus = bus(config.bus, simulated: config.simulated)
+            if kept.sensor, let driver = previous?.device.surrenderSensor() { return driver }
             if config.simulated { _ = SimulatedBoard.attachSensor(config, to: twinBus, clock: clock) }
-            return BME280(config, bus: bus(config.bus, simulated: config.simulated))
+            return BME280(config, bus: sensorBus)
         }
+        self.adapters = adapters
 
         // Buttons: the twins of the simulated ones (idle: nothing presses them), the rest
         // through the kernel's GPIO character device.
@@ -103,7 +122,8 @@ public final class DaemonBoard {
                 clock: clock, lines: simulatedButtons.map { $0.activeLow ? .activeLow : .activeHigh },
                 eventBuffer: .uAPIv2(lines: simulatedButtons.count), seed: context.seed)
         }
-        let buttons = BoardButtons(board.buttons, simulated: twins.buttons, now: now, report: report)
+        let buttons =
+            kept.buttons ? previous!.buttons : BoardButtons(board.buttons, simulated: twins.buttons, now: now, report: report)
         self.buttons = buttons
         let timing = board.buttons.indices.map { index in
             ButtonTiming(
@@ -165,7 +185,17 @@ public final class DaemonBoard {
             }
             worker = threaded
         }
-        if let previous { device.resume(after: previous.device.state) }
+        if let previous { device.resume(after: previous.device, keeping: kept) }
+        self.kept = kept
+    }
+
+    /// Which of the previous board's parts a board built from `next` takes over: the real ones
+    /// whose configuration is the same.
+    static func keptParts(_ previous: BoardConfig, _ next: BoardConfig) -> Runtime.KeptParts {
+        Runtime.KeptParts(
+            display: !next.display.simulated && previous.display == next.display,
+            sensor: next.sensor.map { !$0.simulated && previous.sensor == $0 } ?? false,
+            buttons: !next.buttons.isEmpty && !next.buttons.contains(where: \.simulated) && previous.buttons == next.buttons)
     }
 
     /// Everything a `Device` is made of but the weather service and its link.
@@ -255,10 +285,6 @@ public final class DaemonBoard {
         case nil: nil
         }
     }
-
-    /// Gives up the GPIO lines before another board requests them, leaving the panel as it is:
-    /// a reload draws the new board's first frame over it.
-    public func retire() { buttons.close() }
 
     /// Lets the network worker end after its fetch in flight, unless `next` took it over.
     public func releaseWorker(keptBy next: DaemonBoard) {

@@ -12,11 +12,6 @@ extension Device {
         send(.closing)
     }
 
-    /// A reload's new device takes over what the old one showed (once it starts).
-    public func resume(after previous: AppState) {
-        resumeFrom = (previous.shown, previous.screen)
-    }
-
     /// Leaves the panel in a defined state when the device stops (the daemon's SIGTERM):
     /// switched off (the OLED's display-off command, an LCD cleared with its backlight off), or
     /// one last frame that says the device stopped. A panel that does not answer is left as it

@@ -71,7 +71,10 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     var pendingResponse: (token: UInt64, cache: WeatherCache)?
     var started = false
     /// What the board before a reload showed, resumed right after `.start`.
-    var resumeFrom: (ShownPlace, Screen)?
+    var resumeFrom: Resumption?
+    /// The display's driver came from the device a reload replaced: the panel is running and
+    /// shows that device's last frame, so `start()` does not initialise it again.
+    var displayInherited = false
     /// The monotonic instant of the GPS time the last moment was read with: a newer one (the
     /// first vouched epoch) is read again in the same wake-up, so the clock appears at once.
     var vouchedAt: Instant?
@@ -148,7 +151,7 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         guard !started else { return }
         started = true
         readMoment()
-        if oled != nil {
+        if oled != nil, !displayInherited {
             do {
                 let report = try oled!.start()
                 account(report)
@@ -158,7 +161,7 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
         }
         restoreWeatherCache()
         send(.start)
-        if let (place, screen) = resumeFrom { send(.resume(place, screen)) }
+        sendResumption()
         service()
     }
 

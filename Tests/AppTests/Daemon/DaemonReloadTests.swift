@@ -82,5 +82,42 @@ import Testing
         #expect(daemon.board.worker !== worker)
         daemon.board.worker?.stop()
     }
+
+    /// Real parts (on paths that do not exist here: they report and retry, as a Pi with the
+    /// adapter missing does) whose configuration did not change move into the next board; a
+    /// changed one is built again, and changed buttons give up their lines.
+    @Test func unchangedRealPartsAreKept() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = try String(contentsOf: Self.desk, encoding: .utf8)
+            .replacing(
+                #""display": { "kind": "ssd1306", "geometry": "128x64", "address": "0x3C", "simulated": true }"#,
+                with: #""display": { "kind": "ssd1306", "geometry": "128x64", "address": "0x3C", "bus": "/dev/i2c-97" }"#)
+            .replacing(
+                #""sensor": { "kind": "bme280", "address": "0x76", "simulated": true }"#,
+                with: #""sensor": { "kind": "bme280", "address": "0x76", "bus": "/dev/i2c-97" }"#)
+            .replacing(#""name": "A", "simulated": true"#, with: #""name": "A", "chip": "thunderstorm-test-chip", "line": 5"#)
+            .replacing(#""name": "B", "simulated": true"#, with: #""name": "B", "chip": "thunderstorm-test-chip", "line": 6"#)
+            .replacing(#""name": "C", "simulated": true"#, with: #""name": "C", "chip": "thunderstorm-test-chip", "line": 7"#)
+        let (daemon, path) = try Self.daemon(json, in: directory)
+        #expect(daemon.board.kept == .none)
+        let buttons = daemon.board.buttons
+        let adapter = try #require(daemon.board.adapters["/dev/i2c-97"])
+        try json.replacing("\"Desk (every part simulated)\"", with: "\"Desk, renamed\"").write(to: path, atomically: true, encoding: .utf8)
+        daemon.reload()
+        #expect(daemon.board.kept == .init(display: true, sensor: true, buttons: true))
+        #expect(daemon.board.buttons === buttons, "unchanged buttons were requested again")
+        #expect(daemon.board.adapters["/dev/i2c-97"] === adapter, "the adapter was opened a second time")
+        #expect(daemon.board.adapters.count == 1)
+        // Another panel address and a longer long press: the display and the buttons are new, the
+        // sensor stays.
+        try json.replacing(#""address": "0x3C""#, with: #""address": "0x3D""#)
+            .replacing(#""line": 5"#, with: #""line": 5, "longPressMs": 900"#)
+            .write(to: path, atomically: true, encoding: .utf8)
+        daemon.reload()
+        #expect(daemon.board.kept == .init(display: false, sensor: true, buttons: false))
+        #expect(daemon.board.buttons !== buttons)
+        #expect(daemon.board.adapters["/dev/i2c-97"] === adapter, "a new display on the same adapter opened it again")
+    }
 }
 
