@@ -340,6 +340,23 @@ def test_reload_stop_and_pi5_label(board):
     (kept running on the last good one, one line), then stop: exit 0 and the panel off. Then the
     same buttons on a chip labelled like the Pi 5's (pinctrl-rp1)."""
     b, d = board, board.device
+    # Only the name changed: every part is kept as it was, and the panel is not initialised
+    # again (no display off, AEh, SSD1306 §10.1.12, on the real bus after the reload). A press
+    # right after works on the kept line request.
+    def inits():
+        return sum(1 for l in open(d.fetch_log(b.workdir)) if re.search(r" 3C: 00 AE\b", l))
+    count = inits()
+    assert count >= 1, "no initialisation of the panel in the bus log at all"
+    d.write_board(dict(b.board, name="Renamed on the wall"), "/etc/thunderstorm/board.json")
+    before = d.journal_count()
+    b.vm.sh("systemctl reload thunderstorm")
+    _, line = d.wait_journal(r"board file applied", after=before, timeout=20)
+    record(b.root, "reload_renamed", line.split("]: ", 1)[-1])
+    assert re.search(r"kept as they were: GPS, display, sensor, buttons, weather worker", line), line
+    before = d.journal_count()
+    d.press("B", hold_ms=120, bounce=4)
+    d.wait_journal(r"settings: ", after=before)
+    assert inits() == count, "the panel was initialised again after a reload that kept it"
     moved = dict(b.board, display=dict(b.board["display"], address="0x3D"))
     d.write_board(moved, "/etc/thunderstorm/board.json")
     before = d.journal_count()

@@ -227,11 +227,23 @@ public final class Daemon {
             board.device.close()
             let next = DaemonBoard(config, context: context, replacing: board)
             board.releaseWorker(keptBy: next)
+            let kept = Self.keptParts(next, previous: board)
             board = next
             boardSince = loop.clock.now()
             ready = false
-            log(.text("board file applied: \(config.name)"), at: now)
+            log(.text("board file applied: \(config.name); \(kept.isEmpty ? "every part started again" : "kept as they were: " + kept.joined(separator: ", "))"), at: now)
         }
+    }
+
+    /// The parts `next` took over from `previous`, for the reload's log line.
+    static func keptParts(_ next: DaemonBoard, previous: DaemonBoard) -> [String] {
+        var names: [String] = []
+        if next.device.location === previous.device.location { names.append("GPS") }
+        if next.kept.display { names.append("display") }
+        if next.kept.sensor { names.append("sensor") }
+        if next.kept.buttons { names.append("buttons") }
+        if let worker = next.worker, worker === previous.worker { names.append("weather worker") }
+        return names
     }
 
     // MARK: SIGTERM
