@@ -6,7 +6,7 @@
 #   scripts/deploy.sh HOST [--board FILE] [--binary PATH] [--dry-run]
 #
 # HOST is what ssh takes (pi@weather.local). The binary must be built for the Pi (aarch64):
-#   - given with --binary (built on a Pi, or cross-built; docs/building-for-the-pi.md), or
+#   - given with --binary (built on a Pi, or cross-built; docs/guide/build-and-install.md), or
 #   - built here when this PC is aarch64 too, or
 #   - built on the Pi itself when it is not: the package is copied there and built with the
 #     Pi's Swift toolchain (swift build -c release --static-swift-stdlib --traits Hardware).
