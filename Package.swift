@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // Thunderstorm: the firmware-style core of a GPS weather display on a Linux SBC.
-// Layers (ARCHITECTURE §3), dependencies pointing down only:
+// Layers (docs/design/architecture.md#layers), dependencies pointing down only:
 //   thunderstorm (CLI) → Board, GPS, Store, Screens, Drivers → HAL
 //   Board    (the board file: which parts, where; maps the display onto the drivers) → HAL, Drivers, JSON
 //   JSON     (a JSON tree parser that says where a document goes wrong)

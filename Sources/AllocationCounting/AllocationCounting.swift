@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 // Counting Swift heap allocations in tests: the claim "no allocation in steady state"
-// (ARCHITECTURE §4) is checked in `swift test` as well as in Benchmarks/. A library target, like
+// (docs/design/architecture.md#the-loop) is checked in `swift test` as well as in Benchmarks/. A library target, like
 // ArgumentParserTestHelpers, so every test target uses the one copy.
 
 /// The runtime's instrumentation hook for `swift_allocObject`: every class instance, array or

@@ -74,7 +74,7 @@ public struct GPSConfig: Sendable, Equatable {
 
     /// What the device attaches the receiver at and every GPS status and log line names: the
     /// tty, or for the twin `simulatedReceiver`, so that no line points at a `/dev` path that
-    /// nothing reads (issue 24: a simulated GPS was reported as /dev/serial0).
+    /// nothing reads (a simulated GPS was once reported as /dev/serial0).
     public var receiver: String { simulated ? Self.simulatedReceiver : device }
 
     public static let simulatedReceiver = "the simulated receiver"

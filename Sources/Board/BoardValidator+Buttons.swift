@@ -2,7 +2,7 @@ import JSON
 import HAL
 
 /// Buttons: each one on its own line of a gpiochip found by label or line name, never by chip
-/// number (Pi 5 kernels renumbered the chips twice; see notes/linux-and-swift.md A2).
+/// number (Pi 5 kernels renumbered the chips twice; see docs/design/parts.md#gpio).
 extension BoardValidator {
     static let buttonKeys = ["name", "chip", "line", "activeLow", "bias", "press", "longPress", "debounceMs", "longPressMs", "simulated"]
     static let maximumButtons = 4

@@ -3,7 +3,7 @@
 /// Both settings are about the panel as much as the reader: an OLED pixel that stays lit for
 /// months wears out (Hackaday's 378-day SSD1306 test found burnt pixels "correlating with how
 /// often these pixels were on"), so a static weather screen needs either rotation or a moving
-/// frame (device-runtime notes §3).
+/// frame (docs/design/parts.md#burn-in).
 public struct ScreenConfig: Sendable, Equatable {
     /// The range `"rotate"` accepts, in seconds.
     public static let rotateRange: ClosedRange<Int> = 10...3600
@@ -24,7 +24,7 @@ public struct ScreenConfig: Sendable, Equatable {
     /// The rotation an OLED gets unless the file says otherwise. Measured with
     /// `simulate --headless --duration 86400`: with the orbit alone the most-lit pixel is lit
     /// 72 % of a day; rotating now, hours, days and indoor every 60 s brings it to 45–48 %
-    /// (ARCHITECTURE §8: at most 50 %).
+    /// (docs/design/measurements.md#targets: at most 50 %).
     public static let oledRotation: Duration = .seconds(60)
 
     /// What a board file without `"screens"` gets on an OLED: rotation every 60 s, orbit on.

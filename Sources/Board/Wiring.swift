@@ -26,8 +26,8 @@ public struct ButtonConfig: Sendable, Equatable {
     /// under `run`, press it.
     public let simulated: Bool
 
-    /// 20 ms, inside the 10–30 ms the device-runtime notes recommend (§2: Linux `gpio-keys`
-    /// defaults to 5 ms, Zephyr's to 30 ms).
+    /// 20 ms, inside the 10–30 ms that debouncers in use span (Linux `gpio-keys` defaults to
+    /// 5 ms, Zephyr's to 30 ms; docs/design/parts.md#buttons).
     public static let defaultDebounce = Duration.milliseconds(20)
     /// 800 ms: a firm short press stays short, a deliberate hold needs no patience.
     public static let defaultLongPressDuration = Duration.milliseconds(800)
@@ -50,7 +50,7 @@ public struct ButtonConfig: Sendable, Equatable {
         self.simulated = simulated
     }
 
-    /// Actions for the button at `index` when the file gives none (ARCHITECTURE §5):
+    /// Actions for the button at `index` when the file gives none (docs/design/architecture.md#the-model):
     /// A = temperature unit / next location, B = units / save position, C = time notation /
     /// next screen; a fourth button does nothing until told.
     public static func defaultActions(forIndex index: Int) -> (press: ButtonAction, longPress: ButtonAction) {

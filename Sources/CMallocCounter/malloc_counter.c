@@ -1,5 +1,5 @@
 // Counting heap allocations per thread, for the tests' "no allocation in steady state" checks
-// (ARCHITECTURE §4). The test executable defines malloc and its relatives, so the dynamic
+// (docs/design/architecture.md#the-loop). The test executable defines malloc and its relatives, so the dynamic
 // linker binds every library's calls (the Swift runtime's swift_slowAlloc included) here; each
 // forwards to glibc's own implementation (__libc_malloc and friends, exported for exactly this
 // use) and counts when the calling thread asked to. A thread-local flag keeps tests that run in

@@ -4,9 +4,13 @@ import Glibc
 import Musl
 #endif
 
-/// The shared corpus (`../shared/corpus` next to the repository, or `$THUNDERSTORM_CORPUS`), for
-/// the conformance suites: read without Foundation, and absent on purpose on some machines, so
-/// suites use `Corpus.exists` in `.enabled(if:)` and are reported skipped, not passed.
+/// The shared corpus, for the conformance suites: the project's collection of test data that
+/// is not its own to ship (gpsd's receiver captures under gpsd's licence, the I²C streams other
+/// display libraries send, BME280 vectors, weather-service answers), kept outside the
+/// repository and placed beside the checkout as `../shared/corpus` (or wherever
+/// `$THUNDERSTORM_CORPUS` points). CI always has it; a fresh clone does not, so suites use
+/// `Corpus.exists` in `.enabled(if:)`, say in their skip message what they need, and are
+/// reported skipped, not passed. Read without Foundation.
 public enum Corpus {
     public static let root: String = {
         if let root = getenv("THUNDERSTORM_CORPUS") { return String(cString: root) }

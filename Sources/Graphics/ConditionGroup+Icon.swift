@@ -1,7 +1,7 @@
 import HAL
 
 /// How each weather condition group looks: the icons of the WMO weather-code groups that the
-/// weather model reads (notes/weather-and-sensor.md §5). `ConditionGroup` itself is HAL's, so
+/// weather model reads (WMO code table 4677; docs/design/parts.md#weather-codes). `ConditionGroup` itself is HAL's, so
 /// the weather model and the pictures name the same groups without depending on each other.
 ///
 /// The pictures are drawn by hand for a 1-bit OLED (Tools/graphics/icons/<size>/<name>.txt, `#`

@@ -69,7 +69,7 @@ public struct Coordinate: Sendable, Hashable {
 
     /// Rounded to `places` decimals of a degree, exactly and half away from zero (as
     /// `Double.rounded()`): 2 places is ~1 km, the resolution of the weather models, kind to
-    /// the services' caches and to the owner's privacy (weather-and-sensor.md §4.2); 4 is the
+    /// the services' caches and to the owner's privacy (docs/design/parts.md#the-weather-service); 4 is the
     /// most MET Norway accepts; 7 is the store's unit. A rounded value stays in range (90° and
     /// 180° are whole); more than 10 places (finer than a nano-minute's grid) leave it as is.
     public func rounded(places: Int = 2) -> Coordinate {
@@ -77,7 +77,7 @@ public struct Coordinate: Sendable, Hashable {
         var unit = GeoAngle.nanominutesPerDegree
         for _ in 0..<max(places, 0) { unit /= 10 }
         // Written out, not through a local function: one that captures `unit` boxes it on the
-        // heap in a debug build, and the loop rounds every GPS epoch (0 allocations, §4).
+        // heap in a debug build, and the loop rounds every GPS epoch (0 allocations, docs/design/architecture.md#the-loop).
         return Coordinate(
             checkedLatitude: GeoAngle(nanominutes: Self.quotient(latitudeAngle.nanominutes, unit) * unit),
             longitude: GeoAngle(nanominutes: Self.quotient(longitudeAngle.nanominutes, unit) * unit))

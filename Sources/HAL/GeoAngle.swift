@@ -6,7 +6,7 @@
 /// which no decimal fixed point holds exactly, so the parser keeps minutes: 180° is
 /// 1.08 × 10¹³ nano-minutes, well inside `Int64`, and the one conversion to degrees happens in
 /// `degrees` at the edge, as a single correctly rounded division (error ≤ 1e-15°; minmea's
-/// `float` gives 7.6e-6° at |lon| ≥ 64°, notes/gps-nmea.md §3.9).
+/// `float` gives 7.6e-6° at |lon| ≥ 64°, docs/design/parts.md#the-gps-receiver).
 public struct GeoAngle: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Signed: north and east are positive.
     public var nanominutes: Int64

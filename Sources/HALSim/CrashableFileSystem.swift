@@ -2,7 +2,7 @@ import HAL
 import SystemPackage
 
 /// An in-memory `FileSystem` that can lose power, keeping exactly what POSIX and ext4 promise
-/// to keep (notes/store.md §3, C1), so a store can be crash-tested after every operation.
+/// to keep (docs/design/decisions.md#crash-tests, C1), so a store can be crash-tested after every operation.
 ///
 /// Two trees: the live one every call sees, and the durable one a `crash()` falls back to.
 /// - **File data and size** (pwrite, ftruncate) become durable when that file is
@@ -12,7 +12,7 @@ import SystemPackage
 /// - **A failed sync loses the dirty pages**, as Linux does (PostgreSQL's "fsyncgate", 2018):
 ///   after a writeback error the pages stay readable until the crash but are marked clean, so
 ///   a later successful sync does not write them and the data is gone after a crash
-///   (notes/store.md: a failed fsync must not be retried as though it worked). Only pages
+///   (a failed fsync must not be retried as though it worked: docs/design/decisions.md#crash-tests). Only pages
 ///   written again after the failure are synced.
 ///
 /// Until a sync, changes are *pending*: `pendingOperations` lists them in order, and

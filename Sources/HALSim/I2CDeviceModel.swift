@@ -5,7 +5,7 @@ import HAL
 /// The bus has already acknowledged the address when it calls the model; the model then sees
 /// the write phase (if any) and the read phase (if any) of one transaction, in that order, as
 /// the controller on the wire would. Models implement the data sheet of a part, not what a
-/// driver happens to send (ARCHITECTURE §3).
+/// driver happens to send (docs/design/architecture.md#layers).
 ///
 /// A class protocol, because the bus and the test share one model: the test inspects and
 /// drives it (the PCF8574's input pins, a sensor's measurement registers) while a driver uses

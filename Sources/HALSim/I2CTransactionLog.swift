@@ -1,7 +1,7 @@
 import HAL
 
 /// A record of what went over an I²C bus, in the text format of `corpus/displays/` and
-/// ARCHITECTURE §6, so that a simulated run can be compared with, or replayed like, the
+/// docs/reference/i2c-log.md, so that a simulated run can be compared with, or replayed like, the
 /// recorded streams of real display libraries:
 ///
 /// ```

@@ -73,7 +73,7 @@ public final class LoopbackHTTPServer: Sendable {
         }
 
         /// An answer from a recorded head ("HTTP/1.1 304 Not Modified\r\nDate: …\r\n\r\n", LF or
-        /// CR LF line ends, as in `../shared/corpus/weather/*.headers.txt`) and a body.
+        /// CR LF line ends, as in the test-data corpus's `weather/*.headers.txt`) and a body.
         public static func recorded(head: String, body: [UInt8] = []) throws(RecordedHeadError) -> Reply {
             var lines = head.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
                 .map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }

@@ -7,7 +7,7 @@ import CPlaceData
 import HAL
 
 /// The populated places the device knows without a network, and the nearest of them to a
-/// position (issue 16).
+/// position (docs/design/decisions.md#the-zone-table).
 ///
 /// Distances are great-circle distances on a sphere of radius `earthRadiusMeters` (the IUGG
 /// mean radius R₁), by the haversine formula; against the WGS 84 ellipsoid that is within about

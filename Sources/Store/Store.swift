@@ -1,6 +1,6 @@
 import HAL
 
-/// Settings and saved locations that survive power cuts (ARCHITECTURE §2, the original
+/// Settings and saved locations that survive power cuts (docs/design/patterns.md, the original
 /// design's `Store`): the file store on the device, the in-memory store in tests and
 /// simulation. One loop owns a store; nothing here is thread-safe.
 public protocol Store: AnyObject {

@@ -16,7 +16,7 @@ struct BoardCommand: ParsableCommand {
 
     /// Validates one board file and says exactly which field is wrong.
     ///
-    /// Exit codes (sysexits, ARCHITECTURE §6): 0 valid; 65 (EX_DATAERR) the file has problems,
+    /// Exit codes (sysexits, docs/reference/exit-codes.md): 0 valid; 65 (EX_DATAERR) the file has problems,
     /// each printed as `FILE: path: reason` on stderr; 66 (EX_NOINPUT) the file cannot be read.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -3,7 +3,7 @@ import GPS
 import SystemPackage
 
 /// `thunderstorm gps decode [FILE|-] [--sentences]`: raw receiver bytes in, gpsd-style JSON Lines
-/// out (ARCHITECTURE §6): one TPV object per closed epoch, then one STATS object.
+/// out (gpsd's JSON field names; docs/reference/commands.md#thunderstorm-gps-decode): one TPV object per closed epoch, then one STATS object.
 struct GPSDecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",

@@ -8,14 +8,14 @@ import SystemPackage
 import Weather
 import WeatherHTTP
 
-/// `thunderstorm simulate`: the whole device on the simulated board (issue 13 item 9).
+/// `thunderstorm simulate`: the whole device on the simulated board (docs/reference/simulate-scripts.md).
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Run the whole device with every part simulated: the panel in your terminal, keys as buttons.",
         discussion: """
             Keys: a b c d press button A B C D (short press); A B C D hold it (long press, 1.2 s); q quits (Ctrl-C too), restoring the terminal.
-            Default buttons (ARCHITECTURE §5): A = temperature unit / next place, B = units / save the GPS position, C = clock notation / next screen.
+            Default buttons (board/raspberry-pi-4.json): A = temperature unit / next place, B = units / save the GPS position, C = clock notation / next screen.
             Under the panel: GPS state and position, the weather's state and age, the store's health, the bytes the last frame cost on the I²C bus.
 
             --headless runs without a terminal, as fast as the CPU allows, for --duration seconds of virtual time, and writes a JSON report (--report FILE, else standard output). --script FILE applies timed events, one JSON object per line, times in seconds from the start:

@@ -4,7 +4,7 @@ import HALSim
 import Screens
 
 /// `thunderstorm snapshot --display D --scene S`: a built-in sample scene drawn through the real
-/// display driver onto the simulated panel, with what went over the bus (issue 5, part 6).
+/// display driver onto the simulated panel, with what went over the bus (docs/reference/i2c-log.md).
 struct SnapshotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",

@@ -4,7 +4,7 @@ import HAL
 import HALSim
 import Screens
 
-/// The panels `thunderstorm snapshot` can draw on: the modules of ARCHITECTURE §1, each as the
+/// The panels `thunderstorm snapshot` can draw on: the modules of docs/design/architecture.md#the-reference-device, each as the
 /// driver's profile and the simulated controller that stands in for the glass.
 enum SnapshotDisplay: String, CaseIterable {
     case ssd1306_128x64 = "ssd1306-128x64"

@@ -7,7 +7,7 @@ import SystemPackage
 
 /// `thunderstorm store --dir DIR bench --commits N`: N durable commits, each acknowledged on
 /// stdout the moment it is durable. scripts/store-kill9.sh kills it at random and checks that
-/// every acknowledged commit survived (notes/store.md §3, C6).
+/// every acknowledged commit survived (docs/design/decisions.md#crash-tests, C6).
 struct StoreBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",

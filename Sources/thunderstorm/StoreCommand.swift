@@ -5,9 +5,9 @@ import Store
 import SystemPackage
 
 /// `thunderstorm store --dir DIR …`: read and change the settings and saved locations in a
-/// store directory, check it for damage, and measure it (issue 4, item 3).
+/// store directory, check it for damage, and measure it (docs/reference/store-format.md).
 ///
-/// Exit codes (sysexits, ARCHITECTURE §6): 0 done; 64 bad arguments; 65 a change the store
+/// Exit codes (sysexits, docs/reference/exit-codes.md): 0 done; 64 bad arguments; 65 a change the store
 /// refused, damage found by `check`, or a store written by a newer build; 66 no store (read-only
 /// commands); 74 I/O error or a change not saved; 75 the store is in use by another process.
 /// Every failure is one line on stderr.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Glibc
 
-/// The `thunderstorm` command. Exit codes follow sysexits (ARCHITECTURE §6): 0 success,
+/// The `thunderstorm` command. Exit codes follow sysexits (docs/reference/exit-codes.md): 0 success,
 /// 64 usage, 65 bad data, 66 no input, 69 unavailable, 74 I/O error, 75 temporary failure.
 @main
 struct Thunderstorm: ParsableCommand {

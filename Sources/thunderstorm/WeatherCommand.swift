@@ -13,7 +13,7 @@ struct WeatherCommand: ParsableCommand {
 }
 
 /// `thunderstorm weather fetch`: one request through the same provider code and transport as
-/// the daemon, printed as the normalised model. Exit codes (ARCHITECTURE §6): 64 bad
+/// the daemon, printed as the normalised model. Exit codes (docs/reference/exit-codes.md): 64 bad
 /// arguments, 69 the service refuses or answers nonsense, 75 no answer (network, timeout).
 struct WeatherFetchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -8,7 +8,7 @@ import Weather
 /// `thunderstorm where --lat --lon`: what the device knows of a position with no network, from
 /// the generated tables (Sources/Places): the IANA zone (timezone-boundary-builder), its offset
 /// and abbreviation now from this machine's tzdata, the nearest populated place (GeoNames) and
-/// how far the nearest change of clock is. Exit codes (ARCHITECTURE §6): 64 bad coordinates.
+/// how far the nearest change of clock is. Exit codes (docs/reference/exit-codes.md): 64 bad coordinates.
 struct WhereCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "where",

@@ -6,7 +6,7 @@ import Testing
 import Drivers
 
 /// The board files in `board/` are what makers copy; every one of them must pass the check,
-/// and the reference build must say exactly what ARCHITECTURE §1 describes.
+/// and the reference build must say exactly what docs/design/architecture.md#the-reference-device describes.
 @Suite("Shipped board files")
 struct ShippedBoardFileTests {
     /// `<package>/board/`, found from this file's path so the test runs from any directory.
@@ -36,7 +36,7 @@ struct ShippedBoardFileTests {
         #expect(files == Self.shipped.sorted())
     }
 
-    @Test("the reference build is the one ARCHITECTURE §1 describes")
+    @Test("the reference build is the one docs/design/architecture.md#the-reference-device describes")
     func testShipped_ReferenceBuild_MatchesArchitecture() throws {
         let config = try Self.load("raspberry-pi-4.json").get()
         #expect(config.gps == GPSConfig(device: "/dev/serial0", baud: .fixed(.b9600)))

@@ -3,7 +3,7 @@ import HAL
 import Testing
 
 /// Edges in, gestures out: the debounce rule, short and long presses, late edges and lost
-/// edges (device-runtime notes §2).
+/// edges (docs/design/parts.md#buttons).
 @Suite("Button gestures")
 struct ButtonGesturesTests {
     static func short(_ button: Int, _ time: Instant) -> ButtonGesture { ButtonGesture(button: button, kind: .short, time: time) }

@@ -6,7 +6,7 @@ import Testing
 /// The BME280 vectors of `../shared/corpus/sensors/bme280-vectors.json`: the data-sheet
 /// integer results exactly, the floating results within the file's suggested tolerances,
 /// through the pure functions and through the driver reading the data-sheet model.
-@Suite(.enabled(if: BME280Corpus.isPresent, "../shared/corpus/sensors/bme280-vectors.json is absent"))
+@Suite(.enabled(if: BME280Corpus.isPresent, "needs ../shared/corpus/sensors/bme280-vectors.json beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here BME280 compensation vectors worked from the data sheet"))
 struct BME280VectorCorpusTests {
     @Test("Corpus: every vector and calibration set in the file parses")
     func testBME280Corpus_AllVectorsParse() throws {

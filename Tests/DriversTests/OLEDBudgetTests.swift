@@ -6,8 +6,8 @@ import HALSim
 import Store
 import Testing
 
-/// Byte budgets per scenario of display.md §2 on the simulated bus, counted from its
-/// transaction log (ARCHITECTURE §8: minute tick ≤ 64 payload bytes, full frame 1,032).
+/// Byte budgets per scenario of docs/design/parts.md#the-display on the simulated bus, counted from its
+/// transaction log (docs/design/measurements.md#targets: minute tick ≤ 64 payload bytes, full frame 1,032).
 @Suite struct OLEDBudgetTests {
     struct Scenario: Sendable, CustomStringConvertible {
         var name: String
@@ -59,7 +59,7 @@ import Testing
 
     /// Every minute of a day, 00:00 → 23:59 → 00:00, on the real now screen, on every OLED
     /// profile, in both clock notations: every minute tick, hour changes included ("09:59" →
-    /// "10:00", "12:59 PM" → "1:00 PM"), stays within ARCHITECTURE §8's 64 payload bytes.
+    /// "10:00", "12:59 PM" → "1:00 PM"), stays within the 64 payload bytes of docs/design/measurements.md#targets.
     @Test(arguments: [TimeNotation.twentyFourHour, .twelveHour])
     func testOLEDBudget_EveryMinuteOfADay_StaysWithin64PayloadBytes(notation: TimeNotation) throws {
         for (name, profile) in Self.profiles + [("SSD1306 128×32", .ssd1306_128x32)] {

@@ -23,7 +23,7 @@ import Testing
         let report = try display.flush(image)
         bus.finish()
         #expect(report.transactions == 2 && report.payloadBytes == 16 && report.dataBytes == 8 && report.windows == 1)
-        #expect(report.bitTimes == 166)  // display.md §2: 166 bit-times for the minute tick window
+        #expect(report.bitTimes == 166)  // docs/design/parts.md#the-display: 166 bit-times for the minute tick window
         #expect(!report.fullFrame && !report.reinitialised)
     }
 
@@ -47,7 +47,7 @@ import Testing
         let report = try display.flush(image)
         bus.finish()
         #expect(report.transactions == 2 && report.payloadBytes == 1032 && report.dataBytes == 1024)
-        #expect(report.bitTimes == 9310)  // display.md §2
+        #expect(report.bitTimes == 9310)  // docs/design/parts.md#the-display
         #expect(report.fullFrame)
     }
 

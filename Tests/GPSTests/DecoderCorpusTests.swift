@@ -39,7 +39,7 @@ let expectedMalformed: [String: String] = [
 ]
 
 @Suite struct DecoderCorpusTests {
-    @Test(.enabled(if: nmeaCorpusPresent, "the NMEA corpus is not next to the repository"))
+    @Test(.enabled(if: nmeaCorpusPresent, "needs ../shared/corpus/nmea beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here gpsd's regression captures of 20 receivers with gpsd's decoded fixes"))
     func corpusSentencesDecodeWithoutAllocatingAndOnlyKnownOnesAreMalformed() throws {
         var unexpected: [String] = []
         var seenExpected = Set<String>()
@@ -116,7 +116,7 @@ let expectedMalformed: [String: String] = [
         }
     }
 
-    @Test(.enabled(if: nmeaCorpusPresent, "the NMEA corpus is not next to the repository"))
+    @Test(.enabled(if: nmeaCorpusPresent, "needs ../shared/corpus/nmea beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here gpsd's regression captures of 20 receivers with gpsd's decoded fixes"))
     func corpusFramerAcceptsExactlyWhatGpsdEchoedHoweverTheBytesAreSplit() throws {
         for (index, name) in try corpusLogNames().enumerated() {
             let stream = try corpusStream(name)
@@ -131,7 +131,7 @@ let expectedMalformed: [String: String] = [
         }
     }
 
-    @Test(.enabled(if: nmeaCorpusPresent, "the NMEA corpus is not next to the repository"))
+    @Test(.enabled(if: nmeaCorpusPresent, "needs ../shared/corpus/nmea beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here gpsd's regression captures of 20 receivers with gpsd's decoded fixes"))
     func corpusDropsAreCountedByReason() throws {
         // firefly-II: all 23 GGA have a wrong checksum.
         #expect(frame(try corpusStream("firefly-II.log")).statistics.badChecksum == 23)

@@ -1,7 +1,7 @@
 import GPS
 import Testing
 
-/// Framing rules of `NMEAFramer` (issue 3, item 1; notes/gps-nmea.md §3.2, §3.6).
+/// Framing rules of `NMEAFramer` (docs/design/parts.md#the-gps-receiver).
 @Suite struct FramerTests {
     static let rmc = "$GNRMC,171926.00,A,4404.14063,N,12118.85478,W,0.117,,180315,,,A*76"
     static let gga = "$GNGGA,171926.00,4404.14063,N,12118.85478,W,1,12,0.91,1147.2,M,-21.3,M,,*44"

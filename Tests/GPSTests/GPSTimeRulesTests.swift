@@ -1,7 +1,7 @@
 import GPS
 import Testing
 
-/// Two-digit year pivot and GPS week-rollover repair (issue 3, item 4; notes/gps-nmea.md §3.5).
+/// Two-digit year pivot and GPS week-rollover repair (docs/design/parts.md#the-gps-receiver).
 @Suite struct GPSTimeRulesTests {
     @Test func theReleaseDateIsTheLiveReference() {
         #expect(GPSTimeRules.releaseDate == ymd(2026, 11, 21))

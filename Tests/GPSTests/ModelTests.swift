@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func decimalsWithEighteenDigitsCompareAtAnyScaleWithoutOverflow() {
-        // Rescaling the first to 18 decimals needs 36 digits (issue 15 §4: this trapped).
+        // Rescaling the first to 18 decimals needs 36 digits (this once trapped).
         let big = dec(999_999_999_999_999_999, 0), small = dec(999_999_999_999_999_999, 18)
         #expect(big != small)
         #expect(dec(.max, 0) != dec(.max, 1))

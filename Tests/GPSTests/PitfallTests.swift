@@ -3,7 +3,7 @@ import GPS
 import HALSim
 import Testing
 
-/// One test (at least) per pitfall of notes/gps-nmea.md §3, end to end through `NMEAReceiver`
+/// One test (at least) per pitfall of docs/design/parts.md#the-gps-receiver, end to end through `NMEAReceiver`
 /// (framer, decoder, epoch assembler).
 @Suite struct PitfallTests {
     /// A valid u-blox epoch at `hhmmss` (position from neo-m8n.log, 2015-03-18).

@@ -33,7 +33,7 @@ private struct ReplayDevices: SerialDevices {
 }
 
 @Suite struct ServiceAllocationTests {
-    /// ARCHITECTURE §4: a read with new bytes and a tick with nothing new allocate nothing.
+    /// docs/design/architecture.md#the-loop: a read with new bytes and a tick with nothing new allocate nothing.
     @Test func testService_SteadyState_ReadsAndTicksWithoutAllocating() {
         let route = hamiltonRoute(noFix: [3])
         var stream: [UInt8] = []

@@ -153,7 +153,7 @@ import Testing
         #expect(service.statistics.accepted == 6)
     }
 
-    @Test(.enabled(if: nmeaCorpusPresent, "the NMEA corpus is not next to the repository"))
+    @Test(.enabled(if: nmeaCorpusPresent, "needs ../shared/corpus/nmea beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here gpsd's regression captures of 20 receivers with gpsd's decoded fixes"))
     func testServicePtyCorpus_RealCapture_GivesAFix() throws {
         let pty = try PseudoTerminal()
         let clock = VirtualClock()

@@ -57,7 +57,7 @@ import Testing
         #expect(epochs[3].hasPrefix("$GPGGA,030720.000,"))
     }
 
-    @Test(.enabled(if: nmeaCorpusPresent, "the NMEA corpus is not next to the repository"))
+    @Test(.enabled(if: nmeaCorpusPresent, "needs ../shared/corpus/nmea beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here gpsd's regression captures of 20 receivers with gpsd's decoded fixes"))
     func testServiceCorpus_ReplayedCaptureAt4800Bd_GivesTheCapturesFixes() throws {
         let bytes = try corpusStream("bu353s4.log")
         let script = NMEACaptureScript.script(bytes, start: .zero)

@@ -19,7 +19,7 @@ import Testing
         return Array(buffer[..<n])
     }
 
-    /// Issue 24 (flat memory): the weather cache is rewritten hourly by temporary file and
+    /// Flat memory: the weather cache is rewritten hourly by temporary file and
     /// rename; each replaced copy must be freed once nothing can bring it back, or a year's
     /// soak measures the simulated disk instead of the device.
     @Test func testFS_ReplacedFiles_Freed_CrashStillSafe() throws {

@@ -60,7 +60,7 @@ import Testing
         ("!snap x\n", 1, "unknown directive `!snap x` (expected `!snapshot NAME` or `!reset`)"),
         ("!snapshot\n", 1, "`!snapshot` needs a name"),
         ("t=abc 3C: 00\n", 1, "`t=` needs a number of seconds, such as t=0.001500"),
-        // Whole seconds that fit, but not with the fraction added (issue 15 §3).
+        // Whole seconds that fit, but not with the fraction added.
         ("t=9223372036.9 3C: 00\n", 1, "time out of range"),
         ("t=-9223372036.9 3C: 00\n", 1, "time out of range"),
         ("\n\nhello\n", 3, "expected `AA: BB …` (address in hex, a colon, payload bytes), a `#` comment or a `!` directive; found `hello`"),
@@ -81,7 +81,7 @@ import Testing
         if case .write(_, let bytes, _) = log[89] { #expect(bytes.count == 1025) } else { Issue.record("not a write") }
     }
 
-    @Test(.enabled(if: DisplayCorpus.isPresent, "needs ../shared/corpus/displays"))
+    @Test(.enabled(if: DisplayCorpus.isPresent, "needs ../shared/corpus/displays beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here the I²C streams luma.oled, CircuitPython, u8g2 and luma.lcd send, with the images they must give"))
     func testLog_Corpus_EveryFileParsesAndRoundTrips() throws {
         for file in try DisplayCorpus.logs() {
             let text = String(decoding: try Corpus.bytes("displays/" + file), as: UTF8.self)
@@ -96,7 +96,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: DisplayCorpus.isPresent, "needs ../shared/corpus/displays"))
+    @Test(.enabled(if: DisplayCorpus.isPresent, "needs ../shared/corpus/displays beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here the I²C streams luma.oled, CircuitPython, u8g2 and luma.lcd send, with the images they must give"))
     func testLog_Corpus_KnownFacts() throws {
         func load(_ name: String) throws -> I2CTransactionLog { try DisplayCorpus.log(name) }
         let luma = try load("luma_ssd1306_128x64.log")

@@ -9,7 +9,7 @@ import Testing
 
 @testable import Places
 
-/// The zone table against the places where zone lookups go wrong (notes/where.md, "Traps"),
+/// The zone table against the places where zone lookups go wrong (docs/design/decisions.md#the-zone-table),
 /// each expectation from the reference (timezonefinder on timezone-boundary-builder's full
 /// polygons, the generator's source).
 @Suite struct ZoneTableTests {

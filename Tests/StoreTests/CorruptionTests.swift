@@ -4,7 +4,7 @@ import SystemPackage
 import Testing
 @testable import Store
 
-/// notes/store.md §3 C7: every single-bit flip and every truncation of a real store file gives
+/// docs/design/decisions.md#crash-tests, C7: every single-bit flip and every truncation of a real store file gives
 /// the right state or a reported error, never a silently different state.
 @Suite struct CorruptionTests {
     /// A store with 4 KiB files after enough commits for a compaction: the active file holds a

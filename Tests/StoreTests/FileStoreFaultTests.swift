@@ -4,7 +4,7 @@ import SystemPackage
 import Testing
 @testable import Store
 
-/// notes/store.md §3 C5 and issue 4: I/O errors keep the state in memory, report `.degraded`,
+/// docs/design/decisions.md#crash-tests, C5: I/O errors keep the state in memory, report `.degraded`,
 /// retry with backoff into the other file, and never acknowledge what is not durable.
 @Suite struct FileStoreFaultTests {
     final class Recorder {

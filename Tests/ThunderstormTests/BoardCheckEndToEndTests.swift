@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `thunderstorm board check` run as a maker runs it: the built executable, real files, exit
-/// status and the two output streams (ARCHITECTURE §6: 0 ok, 65 bad data, 66 no input).
+/// status and the two output streams (docs/reference/exit-codes.md: 0 ok, 65 bad data, 66 no input).
 @Suite("board check end to end")
 struct BoardCheckEndToEndTests {
     static let packageRoot = URL(filePath: #filePath)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `thunderstorm gps decode` run as a user runs it: the built executable, a capture in a file or
-/// on standard input, JSON Lines out (ARCHITECTURE §6).
+/// on standard input, JSON Lines out (docs/reference/commands.md#thunderstorm-gps-decode).
 @Suite("gps decode end to end")
 struct GPSDecodeEndToEndTests {
     typealias E2E = BoardCheckEndToEndTests

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `thunderstorm glass` refusing what it cannot read, one line each, with sysexits codes
-/// (ARCHITECTURE §6): 64 usage, 65 a malformed log line (with its number) or PBM, 66 no input,
+/// (docs/reference/exit-codes.md): 64 usage, 65 a malformed log line (with its number) or PBM, 66 no input,
 /// 73 an output that cannot be created.
 @Suite("glass errors end to end")
 struct GlassCommandErrorTests {

@@ -4,7 +4,7 @@ import Testing
 
 /// `thunderstorm snapshot` run as a user runs it: the built executable drawing every sample
 /// scene through the real drivers onto the simulated panels, its JSON, the image files and the
-/// I²C log (issue 5, part 6; ARCHITECTURE §6 formats, §8 minute-tick budget).
+/// I²C log (docs/reference/i2c-log.md; the minute-tick budget of docs/design/measurements.md#targets).
 @Suite("snapshot end to end")
 struct SnapshotCommandTests {
     typealias E2E = BoardCheckEndToEndTests
@@ -85,7 +85,7 @@ struct SnapshotCommandTests {
         }
     }
 
-    // MARK: - The minute tick (ARCHITECTURE §8)
+    // MARK: - The minute tick (docs/design/measurements.md#targets)
 
     @Test("clock-tick on the SSD1306 128×64: the first frame costs no more than a full frame, the tick ≤ 64 bytes")
     func testSnapshot_ClockTickSSD1306_MeetsTheBudget() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `thunderstorm store` run as a user runs it: the built executable on a real store directory,
-/// exit status and both streams (ARCHITECTURE §6: 0 ok, 64 usage, 65 refused or damaged,
+/// exit status and both streams (docs/reference/exit-codes.md: 0 ok, 64 usage, 65 refused or damaged,
 /// 66 no store, 74 not saved, 75 in use).
 @Suite("store end to end")
 struct StoreCommandTests {

@@ -3,7 +3,7 @@ import HTTPTesting
 import Testing
 
 /// `thunderstorm weather fetch` as a user runs it, against a server on 127.0.0.1 that the test
-/// starts: the summary, the JSON, and the exit codes of ARCHITECTURE §6 (64 usage, 69 the
+/// starts: the summary, the JSON, and the exit codes of docs/reference/exit-codes.md (64 usage, 69 the
 /// service refuses or answers nonsense, 75 no answer).
 @Suite("weather fetch end to end")
 struct WeatherFetchEndToEndTests {

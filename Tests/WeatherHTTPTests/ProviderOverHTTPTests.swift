@@ -37,7 +37,7 @@ struct ProviderOverHTTPTests {
         return nil
     }
 
-    @Test("Corpus: 200 with the Berlin fixture decodes; the request is the documented one", .enabled(if: WeatherCorpus.isPresent), arguments: TransportKind.allCases)
+    @Test("Corpus: 200 with the Berlin fixture decodes; the request is the documented one", .enabled(if: WeatherCorpus.isPresent, "needs ../shared/corpus/weather beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here Open-Meteo and MET Norway answers built from their documented schemas"), arguments: TransportKind.allCases)
     func corpusOK(kind: TransportKind) throws {
         let body = try WeatherCorpus.bytes("open-meteo-current-hourly-daily.json")
         let (result, requests) = try Self.openMeteo(kind, .response(status: 200, headers: [.init("Content-Type", "application/json")], body: body))
@@ -53,7 +53,7 @@ struct ProviderOverHTTPTests {
         #expect(request.header("User-Agent") == "thunderstorm/\(ClientIdentity.currentVersion) (ci@example.org)")
     }
 
-    @Test("Corpus: 400 and 429 bodies of the docs come back as their kinds", .enabled(if: WeatherCorpus.isPresent), arguments: TransportKind.allCases)
+    @Test("Corpus: 400 and 429 bodies of the docs come back as their kinds", .enabled(if: WeatherCorpus.isPresent, "needs ../shared/corpus/weather beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here Open-Meteo and MET Norway answers built from their documented schemas"), arguments: TransportKind.allCases)
     func corpusRefusals(kind: TransportKind) throws {
         let (bad, _) = try Self.openMeteo(kind, .response(status: 400, body: try WeatherCorpus.bytes("open-meteo-error.json")))
         #expect(Self.error(bad)?.isConfigurationProblem == true)
@@ -65,7 +65,7 @@ struct ProviderOverHTTPTests {
         #expect(wait == .seconds(60))
     }
 
-    @Test("Corpus: MET Norway's gzip 200 and its 304, with If-Modified-Since on the wire", .enabled(if: WeatherCorpus.isPresent), arguments: TransportKind.allCases)
+    @Test("Corpus: MET Norway's gzip 200 and its 304, with If-Modified-Since on the wire", .enabled(if: WeatherCorpus.isPresent, "needs ../shared/corpus/weather beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here Open-Meteo and MET Norway answers built from their documented schemas"), arguments: TransportKind.allCases)
     func corpusMET(kind: TransportKind) throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }

@@ -10,7 +10,7 @@ import WeatherHTTP
 /// when the corpus is absent.
 // The limit catches a hang, not slowness: the store's crash enumerations can hold both of a
 // 2-core machine's test threads for minutes, and a 1-minute limit then failed tests that never ran.
-@Suite(.enabled(if: WeatherCorpus.isPresent, "../shared/corpus/weather is absent"), .timeLimit(.minutes(10)))
+@Suite(.enabled(if: WeatherCorpus.isPresent, "needs ../shared/corpus/weather beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here Open-Meteo and MET Norway answers built from their documented schemas"), .timeLimit(.minutes(10)))
 struct TransportCorpusTests {
     @Test("Corpus: every JSON fixture comes back byte for byte over HTTP", arguments: TransportKind.allCases, try WeatherCorpus.jsonFiles())
     func corpusBodies(kind: TransportKind, name: String) throws {

@@ -2,7 +2,7 @@ import HAL
 import Testing
 @testable import Weather
 
-/// Weather codes and MET symbols → the nine icon groups of weather-and-sensor.md §5.
+/// Weather codes and MET symbols → the nine icon groups of WMO code table 4677; docs/design/parts.md#weather-codes.
 @Suite("Condition groups")
 struct ConditionTests {
     @Test("every WMO code Open-Meteo documents maps to its §5 group", arguments: [

@@ -6,7 +6,7 @@ import Weather
 /// HTTP dates, RFC 9110 §5.6.7, and Retry-After, §10.2.3.
 @Suite("HTTP dates")
 struct HTTPDateTests {
-    /// The dates of /work/shared/corpus/weather/met-norway-compact.headers.txt and
+    /// The dates of the corpus's weather/met-norway-compact.headers.txt and
     /// met-norway-304.headers.txt, copied here (the repository tests read the files themselves);
     /// the instants were computed with python3's `calendar.timegm`.
     static let metNorway: [(String, Int64)] = [

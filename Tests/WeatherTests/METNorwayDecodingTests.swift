@@ -4,7 +4,7 @@ import HAL
 import Testing
 @testable import Weather
 
-/// MET Norway Locationforecast 2.0 compact → the same model (issue 6 §1), and its caching
+/// MET Norway Locationforecast 2.0 compact → the same model, and its caching
 /// rules: User-Agent, at most 4 decimals, Expires, If-Modified-Since and 304.
 @Suite("MET Norway decoding")
 struct METNorwayDecodingTests {
@@ -24,7 +24,7 @@ struct METNorwayDecodingTests {
         return (report, validators)
     }
 
-    @Test("Corpus: Oslo, now, the hourly steps, local days and the cache validators", .enabled(if: WeatherCorpus.isPresent))
+    @Test("Corpus: Oslo, now, the hourly steps, local days and the cache validators", .enabled(if: WeatherCorpus.isPresent, "needs ../shared/corpus/weather beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here Open-Meteo and MET Norway answers built from their documented schemas"))
     func corpusOslo() throws {
         let (status, headers) = try WeatherCorpus.headers("met-norway-compact.headers.txt")
         let response = HTTPResponse(status: status, headers: headers, body: try WeatherCorpus.bytes("met-norway-compact.json"))
@@ -62,7 +62,7 @@ struct METNorwayDecodingTests {
         #expect(validators == CacheValidators(lastModified: "Thu, 15 Jan 2026 07:16:40 GMT", freshFor: .seconds(1826)))
     }
 
-    @Test("Corpus: 304 keeps the forecast and renews the validators", .enabled(if: WeatherCorpus.isPresent))
+    @Test("Corpus: 304 keeps the forecast and renews the validators", .enabled(if: WeatherCorpus.isPresent, "needs ../shared/corpus/weather beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here Open-Meteo and MET Norway answers built from their documented schemas"))
     func corpusNotModified() throws {
         let (status, headers) = try WeatherCorpus.headers("met-norway-304.headers.txt")
         var order = Self.order

@@ -3,7 +3,7 @@ import HAL
 import Testing
 @testable import Weather
 
-/// Open-Meteo answers → one model (issue 6 §1): the corpus fixtures, then the edges the notes
+/// Open-Meteo answers → one model (open-meteo.com/en/docs): the corpus fixtures, then the edges the docs
 /// name (null, -0.0, missing blocks, unknown codes, units, wrong types).
 @Suite("Open-Meteo decoding")
 struct OpenMeteoDecodingTests {
@@ -21,7 +21,7 @@ struct OpenMeteoDecodingTests {
     }
 
     @Test("Corpus: Berlin, current + 48 hours + 2 days, local times become UTC with the offset",
-          .enabled(if: WeatherCorpus.isPresent))
+          .enabled(if: WeatherCorpus.isPresent, "needs ../shared/corpus/weather beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here Open-Meteo and MET Norway answers built from their documented schemas"))
     func corpusBerlin() throws {
         let report = try Self.report(try WeatherCorpus.bytes("open-meteo-current-hourly-daily.json"))
         #expect(report.provider == .openMeteo)
@@ -53,7 +53,7 @@ struct OpenMeteoDecodingTests {
     }
 
     @Test("Corpus: Denver in °F, mp/h and inch, a null probability, a negative offset",
-          .enabled(if: WeatherCorpus.isPresent))
+          .enabled(if: WeatherCorpus.isPresent, "needs ../shared/corpus/weather beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here Open-Meteo and MET Norway answers built from their documented schemas"))
     func corpusImperial() throws {
         let report = try Self.report(try WeatherCorpus.bytes("open-meteo-imperial-forecast-hours.json"))
         #expect(report.utcOffsetSeconds == -21600)
@@ -70,7 +70,7 @@ struct OpenMeteoDecodingTests {
         #expect(report.days[0].sun == .times(sunrise: .utc("2026-07-04T11:35:00Z"), sunset: .utc("2026-07-05T02:31:00Z")))
     }
 
-    @Test("Corpus: a 400 is a configuration problem with the service's reason", .enabled(if: WeatherCorpus.isPresent))
+    @Test("Corpus: a 400 is a configuration problem with the service's reason", .enabled(if: WeatherCorpus.isPresent, "needs ../shared/corpus/weather beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here Open-Meteo and MET Norway answers built from their documented schemas"))
     func corpusBadRequest() throws {
         let result = Self.decode(try WeatherCorpus.bytes("open-meteo-error.json"), status: 400)
         guard case .failure(.badRequest(400, let reason)) = result else {
@@ -81,7 +81,7 @@ struct OpenMeteoDecodingTests {
         #expect(try result.failureValue().isConfigurationProblem)
     }
 
-    @Test("Corpus: a 429 waits as its reason says", .enabled(if: WeatherCorpus.isPresent))
+    @Test("Corpus: a 429 waits as its reason says", .enabled(if: WeatherCorpus.isPresent, "needs ../shared/corpus/weather beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here Open-Meteo and MET Norway answers built from their documented schemas"))
     func corpusRateLimited() throws {
         let result = Self.decode(try WeatherCorpus.bytes("open-meteo-error-429-minutely.json"), status: 429)
         #expect(try result.failureValue() == .rateLimited(

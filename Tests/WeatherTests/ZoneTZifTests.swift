@@ -2,7 +2,7 @@ import HAL
 import Testing
 import Weather
 
-/// The zones of weather-and-sensor.md §7's complaints, read from this machine's tzdata
+/// The zones of docs/design/parts.md#the-weather-service's complaints, read from this machine's tzdata
 /// (Debian 12, tzdata 2025b-0+deb12u2, "fat" files with transitions written out to 2037).
 ///
 /// Every expected instant below was printed by `zdump -v -c 2025,2028 ZONE` (and

@@ -111,7 +111,7 @@ public final class BoardButtons: DigitalInputs {
     /// Whether a group requested again asks the kernel to debounce: exactly when it did before.
     /// The device's `ButtonTiming` was fixed at start — no software debounce for a line the
     /// kernel debounced — so a re-request after a read error without the kernel's debounce left
-    /// that line with none at all, and a bouncing press made several gestures (issue 24). A line
+    /// that line with none at all, and a bouncing press made several gestures. A line
     /// first requested late (its chip was missing at start) is debounced in software, as its
     /// timing says.
     static func kernelDebounceAgain(_ lines: [Int], _ kernelDebounced: [Bool]) -> Bool {

@@ -1,6 +1,6 @@
 import HAL
 
-/// Keeps a failure that repeats from filling the journal (ARCHITECTURE §6: one line per state
+/// Keeps a failure that repeats from filling the journal (docs/design/architecture.md#failures: one line per state
 /// change). The first occurrence of a line is let through and opens a window (10 minutes by
 /// default); the same line again inside the window is counted, not printed. "The same" ignores
 /// the numbers in it: `next try in 61 s` and `next try in 65 s` are one failure. When the window

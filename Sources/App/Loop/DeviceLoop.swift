@@ -3,7 +3,7 @@ import HAL
 import HALLinux
 import SystemPackage
 
-/// The device's loop on Linux (ARCHITECTURE §4): one thread, one `poll(2)` over the GPS tty,
+/// The device's loop on Linux (docs/design/architecture.md#the-loop): one thread, one `poll(2)` over the GPS tty,
 /// the GPIO line-event descriptors, a timerfd armed at the next deadline, the eventfd the
 /// network edge wakes it through, a signalfd for SIGTERM, SIGINT and SIGHUP, and a timerfd that
 /// is readable when the wall clock is set (an NTP step, `date -s`), so the clock on screen is

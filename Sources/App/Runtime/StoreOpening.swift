@@ -2,8 +2,8 @@ import HAL
 import Store
 import SystemPackage
 
-/// Opening the store at start, and again later when the first open failed on I/O (issue 24
-/// item 1): a card full or read-only at boot must not cost every change made until the next
+/// Opening the store at start, and again later when the first open failed on I/O
+/// (docs/design/decisions.md#the-store-format): a card full or read-only at boot must not cost every change made until the next
 /// restart. The device then runs on an in-memory store seeded with what the files still
 /// read, keeps each change it accepts, and the writer opens the files with backoff; once they
 /// open, the kept changes are committed in order, as if the card had been slow.

@@ -2,7 +2,7 @@ import Glibc
 import HAL
 import Weather
 
-/// The network edge on a real network (ARCHITECTURE §4): one worker thread runs each fetch
+/// The network edge on a real network (docs/design/architecture.md#the-loop): one worker thread runs each fetch
 /// (name lookup, TLS, the body, the decoding) and hands the delivery back through one mutex;
 /// `wake` then tells the loop (on Linux, an eventfd in its poll set). The loop never waits on
 /// the network; the headless simulation does, through `waitForDelivery()`, because virtual
@@ -11,7 +11,7 @@ import Weather
 /// The worker starts with the first order and is detached: `stop()` lets it end after the
 /// fetch in flight without the loop waiting for it, and its stack goes back to the C library
 /// when it ends (a joinable thread that nobody joins keeps its stack mapped for the life of
-/// the process, pthread_join(3): one leaked stack per reload, issue 24). A worker that cannot
+/// the process, pthread_join(3): one leaked stack per reload). A worker that cannot
 /// be started answers the order at once with the reason, and the next order tries again.
 public final class ThreadedWeatherLink: WeatherLink, @unchecked Sendable {
     /// Runs one fetch to the end; called on the worker thread only.

@@ -14,7 +14,7 @@ public struct WeatherDelivery: Sendable {
     }
 }
 
-/// The network edge as the loop sees it (ARCHITECTURE §4): a fetch is handed over, runs off
+/// The network edge as the loop sees it (docs/design/architecture.md#the-loop): a fetch is handed over, runs off
 /// the loop, and comes back later as a delivery. Two implementations: `ThreadedWeatherLink`
 /// (a worker thread and the daemon's transport; the loop is woken through an eventfd) and
 /// `SimulatedWeatherLink` (the answer arrives after a latency on the virtual clock).

@@ -1,7 +1,7 @@
 import Weather
 
 /// A `/v1/forecast` request as `SimulatedOpenMeteo` reads it: the query parameters Open-Meteo
-/// documents (open-meteo.com/en/docs; weather-and-sensor.md §2) that the simulation answers,
+/// documents (open-meteo.com/en/docs; docs/design/parts.md#the-weather-service) that the simulation answers,
 /// checked the way the real service checks them, so that a request the real service would
 /// refuse with 400 is refused here too rather than answered.
 struct ForecastQuery: Sendable, Equatable {

@@ -6,7 +6,7 @@ import SystemPackage
 /// `simulate` on a terminal: the simulated board runs in real time (or `speed` times faster),
 /// the panel is drawn in the terminal, and keys are the buttons.
 ///
-/// The loop is the device's Linux loop (ARCHITECTURE §4): one `poll(2)` over the terminal,
+/// The loop is the device's Linux loop (docs/design/architecture.md#the-loop): one `poll(2)` over the terminal,
 /// a timerfd armed at the board's next wake-up, a signalfd for SIGINT/SIGTERM/SIGHUP, and the
 /// eventfd a real weather fetch wakes it through. Virtual time follows the monotonic clock:
 /// at each wake-up the board is advanced to `start + speed × (real time elapsed)`.

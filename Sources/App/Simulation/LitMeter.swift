@@ -1,7 +1,7 @@
 import HAL
 import HALSim
 
-/// How long each pixel of an OLED was lit: the burn-in measure (device-runtime.md §3: "a few
+/// How long each pixel of an OLED was lit: the burn-in measure (docs/design/parts.md#burn-in: "a few
 /// burnt out pixels correlating with how often these pixels were on"). Each frame's image
 /// counts from the moment it reached the glass until the next one.
 public struct LitMeter {

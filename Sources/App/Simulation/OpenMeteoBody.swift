@@ -2,7 +2,7 @@ import HAL
 import Weather
 
 /// Writes the body of a simulated Open-Meteo answer in the service's own format, byte for byte
-/// where the format is known (weather-and-sensor.md §2; the corpus's
+/// where the format is known (open-meteo.com/en/docs; docs/design/parts.md#the-weather-service; the corpus's
 /// `open-meteo-current-hourly-daily.json` and `open-meteo-imperial-forecast-hours.json`): keys
 /// in the server's order and no whitespace; each block a `*_units` object then parallel arrays
 /// keyed by `time`, only the variables asked for, in the order asked; fixed decimals per unit
@@ -126,7 +126,7 @@ struct OpenMeteoBody {
     }
 
     /// Polar night: sunrise and sunset both at the day's 00:00; midnight sun: 00:00 and the
-    /// next day's 00:00 — never null (weather-and-sensor.md §2, and a public project's check
+    /// next day's 00:00 — never null (open-meteo.com/en/docs; docs/design/parts.md#the-weather-service, and a public project's check
     /// of the live API).
     private func dailyValue(
         _ name: String, date: CivilDate, hours: [SimulatedClimate.Sample], rain: [Double], sun: SolarDay

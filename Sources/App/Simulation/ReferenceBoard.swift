@@ -1,4 +1,4 @@
-/// The reference build (`board/raspberry-pi-4.json`, ARCHITECTURE §1): what `simulate` runs
+/// The reference build (`board/raspberry-pi-4.json`, docs/design/architecture.md#the-reference-device): what `simulate` runs
 /// when no `--board` is given, so the binary needs no file from the repository. A test checks
 /// that it is byte for byte the shipped file.
 public enum ReferenceBoard {

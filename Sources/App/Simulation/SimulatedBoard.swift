@@ -88,7 +88,7 @@ public final class SimulatedBoard {
         serial = SimulatedSerialDevices(clock: clock)
         let baud: BaudRate = if case .fixed(let rate) = board.gps.baud { rate } else { .b9600 }
         // Whatever the board file names, the receiver here is the twin, and the status and the
-        // log say so rather than naming a tty nothing opened (issue 24).
+        // log say so rather than naming a tty nothing opened.
         let gpsPath = FilePath(GPSConfig.simulatedReceiver)
         switch setup.gps {
         case .none:

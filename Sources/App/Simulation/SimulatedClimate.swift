@@ -36,7 +36,7 @@ struct SimulatedClimate: Sendable {
         /// mm per hour, now.
         var precipitationRate: Double
         var precipitationChance: Double
-        /// WMO 4677 as Open-Meteo uses it (weather-and-sensor.md §5).
+        /// WMO 4677 as Open-Meteo uses it (WMO code table 4677; docs/design/parts.md#weather-codes).
         var weatherCode: Int
         var cloudCover: Double
         var pressure: Double

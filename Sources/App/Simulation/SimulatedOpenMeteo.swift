@@ -15,7 +15,7 @@ import Weather
 /// The simulation has one zone, the one given to `init`: `timezone=auto` (Open-Meteo's "the
 /// zone of the coordinates") answers with it wherever the position is, so a test picks the zone
 /// that goes with the place it asks about. Local times use the zone's offset at `now()` for the
-/// whole body, as the real service does (weather-and-sensor.md §2).
+/// whole body, as the real service does (open-meteo.com/en/docs; docs/design/parts.md#the-weather-service).
 public struct SimulatedOpenMeteo: HTTPTransport, Sendable {
     /// The civil time of the answer: a test's or the simulation's virtual clock.
     public var now: @Sendable () -> WallTime
@@ -29,7 +29,7 @@ public struct SimulatedOpenMeteo: HTTPTransport, Sendable {
     public var isReachable = true
     /// True while the service refuses this device with 429 (Open-Meteo's daily quota used up,
     /// as a device sharing an address with others sees it): every reachable request gets the
-    /// answer the real service gives, in its words (weather-and-sensor.md S2 `RateLimiter.swift`).
+    /// answer the real service gives, in its words (open-meteo/open-meteo on GitHub, `RateLimiter.swift`).
     public var isRateLimited = false
     /// Every `send`, answered or not: how often the device tried.
     public private(set) var requestCount = 0
@@ -93,7 +93,7 @@ public struct SimulatedOpenMeteo: HTTPTransport, Sendable {
             status: refusal.status, headers: headers, body: Array("{\"error\":true,\"reason\":\"\(reason)\"}".utf8))
     }
 
-    /// `GMT+1`, `GMT-6`, `GMT+5:30`, `GMT`: the form of live answers (weather-and-sensor.md §2:
+    /// `GMT+1`, `GMT-6`, `GMT+5:30`, `GMT`: the form of live answers (open-meteo.com/en/docs; docs/design/parts.md#the-weather-service:
     /// "GMT-4"-style; the docs' "CEST" is not what the server sends). Nobody should parse it.
     static func abbreviation(_ offset: Int) -> String {
         guard offset != 0 else { return "GMT" }

@@ -1,7 +1,7 @@
 /// What happens to the simulated board, and when: the script of `simulate --headless --script
 /// FILE`, so that a run through power cuts, unplugged cables and a dead network is written down
-/// once and replayed the same way every time (like gpsd's `gpsfake` replays a capture,
-/// device-runtime.md §5).
+/// once and replayed the same way every time (like gpsd's `gpsfake` replays a
+/// capture; format: docs/reference/simulate-scripts.md).
 ///
 /// The file is JSON Lines (jsonlines.org: UTF-8, one JSON value per line), one event per line:
 ///

@@ -6,7 +6,7 @@ import HALSim
 /// An OLED is drawn with half blocks: one character cell holds two pixel rows, the upper one in
 /// the top half of the cell and the lower one in the bottom half (" ", "▀", "▄", "█"). Terminal
 /// cells are about twice as tall as wide, so the pixels come out square and a 128×64 panel
-/// needs 128×32 cells (device-runtime.md §5: luma.emulator's `asciiblock` and u8g2's `sys/utf8`
+/// needs 128×32 cells (luma.emulator's `asciiblock` and u8g2's `sys/utf8`
 /// do the same; quadrants would halve the width but distort the aspect). Colour is not used:
 /// the half blocks alone need no 256-colour support.
 ///

@@ -1,5 +1,5 @@
 // libcurl's easy API, loaded at run time with dlopen("libcurl.so.4") + dlsym: building needs no
-// curl.h and no -dev package, only the toolchain (ARCHITECTURE §3). The runtime library is the
+// curl.h and no -dev package, only the toolchain (docs/design/architecture.md#layers). The runtime library is the
 // one FoundationNetworking links (Debian/Raspberry Pi OS package libcurl4, OpenSSL flavour).
 //
 // Only what WeatherHTTP uses is declared. The values are part of libcurl's ABI, which has been

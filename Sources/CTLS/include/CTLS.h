@@ -1,7 +1,7 @@
 // The C side of WeatherHTTP's SocketTransport: OpenSSL's libssl.so.3 (TLS), zlib's libz.so.1
 // (the gzip content coding) and glibc's getaddrinfo_a (a name lookup with a time limit).
 // libssl and libz are loaded at run time with dlopen + dlsym, so building needs no OpenSSL or
-// zlib header and no -dev package, only the toolchain (ARCHITECTURE §3), as Sources/CCurl does.
+// zlib header and no -dev package, only the toolchain (docs/design/architecture.md#layers), as Sources/CCurl does.
 //
 // Only what SocketTransport and the HTTPS side of HTTPTesting use is declared. Every constant
 // is OpenSSL 3's or zlib's ABI and is checked against their headers by check/abi-check.c (see

@@ -1,6 +1,6 @@
 import HAL
 
-/// Raw GPIO edges in, short and long presses out (device-runtime notes §2).
+/// Raw GPIO edges in, short and long presses out (docs/design/parts.md#buttons).
 ///
 /// Per line: a change counts once the line has rested at the new level for the line's
 /// `debounce` (see `ButtonLine`); a counted press starts a hold; a counted release before

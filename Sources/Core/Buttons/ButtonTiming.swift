@@ -1,9 +1,9 @@
 import HAL
 
 /// How long a button's contact must rest before a change counts, and how long a hold must last
-/// to be a long press (device-runtime notes §2).
+/// to be a long press (docs/design/parts.md#buttons).
 ///
-/// The defaults follow the notes' recommendation: 20 ms sits inside the 10–30 ms that
+/// The defaults: 20 ms sits inside the 10–30 ms that
 /// Linux `gpio-keys` (5 ms) and Zephyr `gpio-keys` (30 ms) span and is well past the 5–6 ms
 /// in which Ganssle's switches settled; 800 ms is between LVGL's 400 ms and the 1–1.5 s of
 /// Zephyr's example and Espressif's `iot_button`, long enough that a firm short press never

@@ -1,7 +1,7 @@
 import HAL
 
 /// Finds a button line that toggles faster than any finger can (a floating input with no
-/// pull, a broken wire acting as an antenna) and runs its quiet periods (issue 24 item 4).
+/// pull, a broken wire acting as an antenna) and runs its quiet periods (docs/design/parts.md#buttons).
 ///
 /// The measure is *movements*, not raw edges: a bouncing contact gives a handful of toggles
 /// within ~5 ms (Ganssle, "A Guide to Debouncing": most switches settle within 5 ms, the worst

@@ -4,7 +4,7 @@ import Screens
 import Store
 
 extension AppState {
-    /// A gesture becomes its button's action (board file, ARCHITECTURE §5 defaults). Within
+    /// A gesture becomes its button's action (board file, docs/design/architecture.md#the-model defaults). Within
     /// the undo window of a removal, a long press of the button that removed brings the place
     /// back, whatever that button's long press otherwise does.
     mutating func button(_ gesture: ButtonGesture, _ moment: Moment, _ effects: inout [Effect]) {
@@ -61,7 +61,7 @@ extension AppState {
             return
         }
         do throws(StoreError) {
-            // "near Tromsø" (issue 16), or the coordinates when no place is near.
+            // "near Tromsø" (docs/design/decisions.md#the-zone-table), or the coordinates when no place is near.
             // (`??` would take a rethrowing autoclosure and lose the typed throw.)
             let name: LocationName
             if let near = PlaceNaming.savedName(position) { name = near } else { name = try LocationName(position.label) }

@@ -47,7 +47,7 @@ extension AppState {
     }
 
     private var herePlace: Place {
-        // Named after the nearest populated place (issue 16), the coordinates when none is near.
+        // Named after the nearest populated place (docs/design/decisions.md#the-zone-table), the coordinates when none is near.
         if let position = gps.position ?? gps.lastPosition { return Place(name: PlaceNaming.shownName(position), source: .gps) }
         return Place(name: options.defaultName, source: .boardDefault)
     }
@@ -114,7 +114,7 @@ extension AppState {
             frameDirty = true
         }
         guard shown == .here else { return }
-        // The position's zone (issue 16), after the place has changed if it did; a fix that
+        // The position's zone (docs/design/decisions.md#the-zone-table), after the place has changed if it did; a fix that
         // moved less than `zoneLookupStep` costs one comparison.
         defer { if let fix = report.position ?? report.lastPosition { zoneFromPosition(fix, &effects) } }
         let after = (report.position ?? report.lastPosition)?.rounded()

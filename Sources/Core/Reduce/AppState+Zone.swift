@@ -2,7 +2,7 @@ import HAL
 import Places
 import Weather
 
-/// The zone of the GPS position from the table of zones (issue 16): what the clock shows before
+/// The zone of the GPS position from the table of zones (docs/design/decisions.md#the-zone-table): what the clock shows before
 /// the weather service has answered, and with no network at all. Priority: the provider's zone
 /// once it has answered for the shown place, then the position's, then the board's, then UTC.
 ///

@@ -1,6 +1,6 @@
 import Screens
 
-/// Where the frame is drawn against OLED burn-in (device-runtime.md §3): the whole picture
+/// Where the frame is drawn against OLED burn-in (docs/design/parts.md#burn-in): the whole picture
 /// moves one pixel every few minutes along `path`, so a stroke that never changes (a label,
 /// the degree sign) lights a pixel only part of the day. Android's `BurnInProtectionHelper`
 /// moves 2 px every 2 minutes; here the path is measured (`simulate --headless` reports the
@@ -13,7 +13,7 @@ import Screens
 /// sunrise row need it) and move 4 pixels sideways; the rotation moves them off and on. Without
 /// a forecast the hours and days screens have no columns and take the whole reach. A clock moved off
 /// its page boundary costs its minute tick two pages instead of one (still under the 64 bytes
-/// of ARCHITECTURE §8, measured in `AppTests`).
+/// of docs/design/measurements.md#targets, measured in `AppTests`).
 public enum Orbit {
     /// How far the path reaches from the top-left corner.
     public static let reach = (x: 11, y: 2)
@@ -29,7 +29,7 @@ public enum Orbit {
     /// line, centred or cut to the canvas: they take the whole reach then. With 4 pixels, the two
     /// screens drawing the same lines at the same place had 15 positions for two fifths of the
     /// rotation, and a stroke of that text was lit 52–54 % of two days with the service
-    /// rate-limited or the network down (issue 24; `simulate --headless --duration 172800`).
+    /// rate-limited or the network down (`simulate --headless --duration 172800`).
     public static func reachX(_ screen: Screen, _ model: ScreenModel) -> Int {
         switch screen {
         case .hours where model.weather.forecast?.hours.isEmpty ?? true: reach.x

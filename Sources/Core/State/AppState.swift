@@ -3,7 +3,7 @@ import Screens
 import Store
 import Weather
 
-/// The single source of truth of the device (ARCHITECTURE §2, the seed's repository): the
+/// The single source of truth of the device (docs/design/patterns.md, the seed's repository): the
 /// settings and places from the store, what is shown, the state of every part, and the
 /// `ScreenModel` the screens draw, kept up to date as events arrive.
 ///
@@ -79,7 +79,7 @@ public struct AppState {
     var panelRegime = 0
     /// The zone name asked for last, so a report naming the same zone asks for nothing.
     var requestedZone: String?
-    /// The position table's zone for the GPS position, and what the provider said (issue 16).
+    /// The position table's zone for the GPS position, and what the provider said (docs/design/decisions.md#the-zone-table).
     var positionZone = PositionZone()
 
     public init(options: DeviceOptions, store: StoreState, storeHealth: StoreHealth, seed: UInt64) {

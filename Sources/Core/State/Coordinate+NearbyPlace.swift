@@ -2,7 +2,7 @@ import HAL
 import Places
 import Store
 
-/// Names for a position from the table of populated places (issue 16), with no network. This
+/// Names for a position from the table of populated places (docs/design/decisions.md#the-zone-table), with no network. This
 /// file imports Places and not Screens: both have a `Place`.
 enum PlaceNaming {
     /// Farther than this from every known place, a position keeps its coordinate label.

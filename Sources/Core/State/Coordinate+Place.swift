@@ -16,7 +16,7 @@ extension Coordinate {
     }
 
     /// The larger of the latitude and longitude differences, in degrees: the repository's notion
-    /// of "moved" (weather-and-sensor.md §4.2).
+    /// of "moved" (docs/design/parts.md#the-weather-service).
     public func degreesApart(from other: Coordinate) -> Double {
         max(abs(latitude - other.latitude), abs(longitude - other.longitude))
     }

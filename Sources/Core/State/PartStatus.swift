@@ -85,7 +85,7 @@ public enum ClockSource: Sendable, Equatable {
 public enum ZoneSource: Sendable, Equatable {
     /// The weather service named the place's zone.
     case provider
-    /// The table of zones named the GPS position's zone (issue 16): no network needed.
+    /// The table of zones named the GPS position's zone (docs/design/decisions.md#the-zone-table): no network needed.
     case position
     /// The board file's `timeZone`.
     case board

@@ -35,7 +35,7 @@ public enum OLEDWindowFraming: Sendable, Equatable {
 }
 
 /// What a flush minimises: wire bit-times (`1 + 9·(1 + n) + 1` per transaction of `n` payload
-/// bytes, `notes/display.md` §2) plus a fixed charge per transaction for what the wire model
+/// bytes, docs/design/parts.md#the-display) plus a fixed charge per transaction for what the wire model
 /// leaves out (an `ioctl`, the adapter's set-up and completion interrupt).
 ///
 /// Per window of `n` data bytes, with `k` window command bytes (6 on the SSD1306, 3 on the

@@ -1,8 +1,8 @@
 /// One OLED module as data: which controller, how big, how its panel is wired to the
 /// controller's RAM, and the values its initialisation needs (the rust `ssd1306` crate's
-/// `size.rs`, widened with the quirks of `notes/display.md` §3).
+/// `size.rs`, widened with the quirks of docs/design/parts.md#the-display).
 ///
-/// The three static profiles cover the modules of ARCHITECTURE §1; customise a copy for other
+/// The three static profiles cover the modules of docs/design/architecture.md#the-reference-device; customise a copy for other
 /// boards (`var p = OLEDProfile.sh1106_128x64; p.columnOffset = 0`). `problem` says what is
 /// inconsistent before a driver is built with it.
 public struct OLEDProfile: Sendable, Equatable {

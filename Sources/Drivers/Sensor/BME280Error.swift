@@ -1,7 +1,7 @@
 import HAL
 
 /// Why a BME280 (or BMP280) read failed. Every case names the address; `description(bus:)`
-/// is the one line a person reads: what failed, where, and what to do (ARCHITECTURE §6).
+/// is the one line a person reads: what failed, where, and what to do (docs/design/architecture.md#failures).
 /// No payload allocates, so throwing on the measurement path allocates nothing.
 public enum BME280Error: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing acknowledged the address: wiring, power, or the other address (SDO level).

@@ -2,7 +2,7 @@ import HAL
 
 /// A field that is present but cannot be what the sentence says it is (a letter in a number,
 /// minute 61, the 31st of April). The whole sentence is then dropped as malformed: a garbled
-/// sentence can carry a valid checksum after a buffer overrun (notes/gps-nmea.md §3.6), and half
+/// sentence can carry a valid checksum after a buffer overrun (docs/design/parts.md#the-gps-receiver), and half
 /// of it is not worth trusting.
 public struct MalformedField: Error, Equatable, Sendable {
     public var index: Int

@@ -144,7 +144,7 @@ public struct GSV: Sendable, Equatable {
     public var satellites = InlineArray<4, SatelliteInView>(repeating: SatelliteInView(prn: 0))
     public var satelliteCount = 0
     /// NMEA 4.10+ signal ID (1 = GPS L1 C/A, …): the field after the last satellite. It is not a
-    /// satellite (minmea and pynmea2 read it as one, notes/gps-nmea.md §3.1).
+    /// satellite (minmea and pynmea2 read it as one, docs/design/parts.md#the-gps-receiver).
     public var signalID: Int?
 
     public static func == (a: GSV, b: GSV) -> Bool {

@@ -1,7 +1,7 @@
 /// The two-character talker of a sentence (`GP`, `GN`, `BD`, …), kept as its ASCII bytes.
 ///
 /// Every talker is accepted: allow-lists dropped `IN`, `GQ` and `GI` in gpsd, QGIS and others
-/// (notes/gps-nmea.md §3.7). `system` names the constellation where the talker implies one.
+/// (docs/design/parts.md#the-gps-receiver). `system` names the constellation where the talker implies one.
 public struct NMEATalker: Sendable, Hashable, CustomStringConvertible {
     public var first: UInt8
     public var second: UInt8

@@ -4,7 +4,7 @@ import HAL
 ///
 /// A receiver's first trusted time can still be wrong: old firmware reports a wrong leap-second
 /// count right after a cold start (satpulse #175), and a single garbled sentence with a valid
-/// checksum can carry any time (notes/gps-nmea.md §3.5–3.6). Two epochs are consistent when both
+/// checksum can carry any time (docs/design/parts.md#the-gps-receiver). Two epochs are consistent when both
 /// are trusted (`Fix.timeIsTrusted`: a valid RMC or a ZDA in an epoch with a fix) and the UTC
 /// time between them equals the monotonic time between their arrivals within `tolerance` (the
 /// serial line's jitter). Only then does `offer` return a time to set.

@@ -6,7 +6,7 @@ import HAL
 /// appears once per epoch repeats, or, once learned, right after the sentence that ends every
 /// cycle (gpsd's "cycle ender"), so a fix is not held back until the next epoch starts.
 ///
-/// Validity (notes/gps-nmea.md §4): the fix is valid when at least one indicator of the epoch
+/// Validity (docs/design/parts.md#the-gps-receiver): the fix is valid when at least one indicator of the epoch
 /// says valid (RMC/GLL `A`, GGA quality 1–5, GSA 2D/3D, a GNS system in fix), **none** says
 /// invalid (RMC/GLL `V`, FAA mode N/E/M/S, GGA quality 0 or 6–8, every GSA "no fix", every GNS
 /// system `N`), and the position is present. A receiver that shows a position while its GSA

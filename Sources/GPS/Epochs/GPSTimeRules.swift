@@ -5,7 +5,7 @@
 /// - A receiver whose firmware's GPS week counter rolled over (every 1,024 weeks: 1999-08-22,
 ///   2019-04-07) reports dates 1,024 weeks early. A date before `referenceDate` is moved forward
 ///   in 1,024-week steps until it is not; a date more than 20 years after this build's release
-///   cannot be right and is dropped (notes/gps-nmea.md §3.5, §4).
+///   cannot be right and is dropped (docs/design/parts.md#the-gps-receiver).
 ///
 /// The reference is the earliest date the caller knows the data cannot precede. On the device it
 /// is the release date of this build (the clock cannot be earlier than the software); decoding an

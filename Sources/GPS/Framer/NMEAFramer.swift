@@ -1,6 +1,6 @@
 /// Cuts a receiver's byte stream into checksummed NMEA 0183 sentences, in a fixed buffer.
 ///
-/// The rules, and where they come from (notes/gps-nmea.md §1, §3.6; gpsd's packet layer):
+/// The rules, and where they come from (docs/design/parts.md#the-gps-receiver; gpsd's packet layer):
 /// - Every `$` starts a sentence, even inside another one, so the framer resynchronises on the
 ///   next `$` after any damage. `$$GPGGA…` yields the sentence from the second `$`, as gpsd's
 ///   echo does, and a sentence injected mid-line survives while the one it cut is dropped.

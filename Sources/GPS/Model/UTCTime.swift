@@ -3,7 +3,7 @@ import HAL
 /// A UTC time of day to the millisecond, as NMEA sends it (`hhmmss.sss`).
 ///
 /// Second 60 is allowed at 23:59 only, where UTC inserts leap seconds: receivers report the leap
-/// second itself (notes/gps-nmea.md §1). It is stored as 86 400 000 ms and reads back as
+/// second itself (docs/design/parts.md#the-gps-receiver). It is stored as 86 400 000 ms and reads back as
 /// 23:59:60; a second 60 at any other minute would read back as the next minute and is refused.
 public struct TimeOfDay: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Milliseconds since 00:00:00.000, 0 … 86 400 999 (the top second is a leap second).

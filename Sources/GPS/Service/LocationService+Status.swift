@@ -2,7 +2,7 @@ import HAL
 import SystemPackage
 
 /// The service's state in one line for people: the status screen, the log, `gps monitor`.
-/// Each line says what is wrong, where, and the one thing to check (ARCHITECTURE §6).
+/// Each line says what is wrong, where, and the one thing to check (docs/design/architecture.md#failures).
 extension LocationService {
     public var statusLine: String { statusLine(at: clock.now()) }
 

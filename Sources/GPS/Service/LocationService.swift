@@ -10,7 +10,7 @@ import SystemPackage
 /// `currentFix`, `lastFix`, `losses` and `statusLine`. Time comes only from the injected clock,
 /// so tests drive every timeout with a `VirtualClock`.
 ///
-/// The rules (notes/gps-nmea.md §3.8, §4; issue 3 item 5):
+/// The rules (docs/design/parts.md#the-gps-receiver):
 /// - **Opening.** The configured path is tried first on every attempt. If it does not exist
 ///   and `/dev/serial/by-id` lists exactly one device (other than the path itself), that one is
 ///   opened instead: the only USB serial device on the machine is the receiver (a puck moved to

@@ -1,9 +1,9 @@
 import HAL
 
-/// What the location service can say about the GPS right now (ARCHITECTURE §5), most serious
+/// What the location service can say about the GPS right now (docs/design/architecture.md#the-model), most serious
 /// first. Only `.fix` offers a position as current; every other state keeps the last good fix
 /// available through `LocationService.lastFix`, reported as old, never as current
-/// (notes/gps-nmea.md §3.4: "sticky valid" is the classic GPS-library bug).
+/// (docs/design/parts.md#the-gps-receiver: "sticky valid" is the classic GPS-library bug).
 public enum LocationState: Sendable, Equatable {
     /// No port is open: nothing at the path, permission denied, busy, or unplugged. The service
     /// retries with back-off (`LocationService.nextDeadline`).

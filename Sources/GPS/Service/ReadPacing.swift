@@ -9,7 +9,7 @@ import HAL
 /// deadline on the injected clock) reads it all in one wake-up. A read that found nothing ends
 /// the hold. A receiver sending a 1 Hz epoch at 9600 Bd (a burst of ~0.5 s) therefore costs one
 /// wake-up a second, where POLLIN alone would wake the loop every few bytes the UART's FIFO
-/// hands over (ARCHITECTURE §8: ≤ 2 wake-ups a second).
+/// hands over (docs/design/measurements.md#targets: ≤ 2 wake-ups a second).
 ///
 /// Why not VMIN/VTIME: in non-canonical mode n_tty's poll reports POLLIN only once VMIN bytes
 /// are queued when VTIME is 0 (`input_available_p`, drivers/tty/n_tty.c), so a burst's last

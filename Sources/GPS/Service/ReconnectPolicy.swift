@@ -1,7 +1,7 @@
 import HAL
 
 /// The delay before the next attempt to open a GPS that is not there: 0.5 s, doubling to a
-/// ceiling of 30 s (notes/gps-nmea.md §4). A quick first retry catches a USB receiver that is
+/// ceiling of 30 s (docs/design/parts.md#the-gps-receiver). A quick first retry catches a USB receiver that is
 /// still enumerating after a replug; the ceiling bounds how late a receiver plugged in after an
 /// hour is noticed, at one failed `open` per 30 s, which costs nothing.
 public struct ReconnectBackoff: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import CLinuxHAL
 import HAL
 
-/// Whether the kernel vouches for `CLOCK_REALTIME` (issue 13 item 5): NTP (systemd-timesyncd,
+/// Whether the kernel vouches for `CLOCK_REALTIME` (adjtimex(2), `STA_UNSYNC`; docs/design/decisions.md#one-authority-for-time): NTP (systemd-timesyncd,
 /// chrony) or a GPS time daemon keeps it and has marked it synchronised. A Pi has no
 /// battery-backed clock, so after a boot without network its wall time is the last shutdown's
 /// (fake-hwclock) or 1970: the device then takes its time from GPS instead.

@@ -1,7 +1,7 @@
 import Glibc
 import HAL
 
-/// systemd's notify protocol, written directly (sd_notify(3); device-runtime.md §4): each
+/// systemd's notify protocol, written directly (sd_notify(3)): each
 /// message is one datagram of newline-separated `KEY=value` lines sent to the `AF_UNIX` socket
 /// named by `$NOTIFY_SOCKET`. A leading `@` names a socket in the abstract namespace (its
 /// address starts with a NUL byte). Without `$NOTIFY_SOCKET` (not started by systemd, or

@@ -1,5 +1,5 @@
 /// How an I²C backpack wires its PCF8574's port bits P7…P0 to an HD44780's pins, as data
-/// (`notes/hd44780-pcf8574.md`, "Pin maps seen in the wild"; duinoWitchery hd44780
+/// (docs/design/parts.md#the-character-lcd, "Pin maps"; duinoWitchery hd44780
 /// `hd44780_I2Cexp.h`). Only D7…D4 are wired: the LCD runs its 4-bit interface.
 public struct BackpackWiring: Sendable, Equatable {
     /// Port bit numbers (0…7).

@@ -1,7 +1,7 @@
 import HAL
 
 /// What a panel's glass shows after a recorded bus, up to a chosen moment: the log of a real bus
-/// (the virtual board's emulated panel, ARCHITECTURE §6) replayed into the panel's model, for
+/// (the virtual board's emulated panel, docs/reference/i2c-log.md) replayed into the panel's model, for
 /// `thunderstorm glass` to read.
 ///
 /// A real daemon's log has no `!snapshot` lines and carries other devices' traffic (a BME280's

@@ -91,7 +91,7 @@ public final class HD44780Backpack: PanelModel {
 }
 
 /// When the bytes of an I²C write transaction happen on the wire, with no gaps between bytes
-/// (the model of `notes/display.md` §2): a START (1 bit-time), the address byte and each
+/// (the model of docs/design/parts.md#the-display): a START (1 bit-time), the address byte and each
 /// payload byte (8 bits + ACK = 9 bit-times each), a STOP (1 bit-time).
 ///
 /// A PCF8574 puts each payload byte on its port when it acknowledges it (NXP PCF8574 §8.2), so

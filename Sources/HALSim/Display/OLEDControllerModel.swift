@@ -2,7 +2,7 @@ import HAL
 
 /// An SSD1306 or SH1106 OLED controller on a panel module, modelled from the data sheets
 /// (Solomon Systech SSD1306 Rev 1.1; Sino Wealth SH1106 V2.3), not from any driver
-/// (ARCHITECTURE §3): it interprets the I²C byte stream as the controller does and computes what
+/// (docs/design/architecture.md#layers): it interprets the I²C byte stream as the controller does and computes what
 /// the glass shows from its display RAM and settings.
 ///
 /// - I²C framing (SSD1306 §8.1.5.1, Figure 8-7; SH1106 "I²C-bus interface"): each write

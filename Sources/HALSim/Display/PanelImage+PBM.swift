@@ -13,7 +13,7 @@ public struct PBMParseError: Error, Equatable, Sendable, CustomStringConvertible
 
 extension PanelImage {
     /// The image as a binary PBM (Netpbm "P4") file, as `corpus/displays/*_expected.pbm` are
-    /// written and ARCHITECTURE §6 requires: header `P4\n<width> <height>\n`, then each row packed
+    /// written and docs/reference/i2c-log.md#panel-images requires: header `P4\n<width> <height>\n`, then each row packed
     /// eight pixels per byte, most significant bit first, padded to a whole byte. Netpbm's
     /// meaning of a bit is ink on paper: 1 = black = a dark pixel, 0 = white = a lit one.
     public func pbm() -> [UInt8] {

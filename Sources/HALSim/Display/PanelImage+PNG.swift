@@ -1,5 +1,5 @@
 extension PanelImage {
-    /// The image as a PNG file (ARCHITECTURE §6), for people to look at: 8-bit greyscale, each
+    /// The image as a PNG file (docs/reference/i2c-log.md#panel-images), for people to look at: 8-bit greyscale, each
     /// panel pixel drawn as a `scale` × `scale` square, lit pixels `lit` (white by default, as
     /// an OLED glows) and dark ones `dark` (black).
     ///

@@ -1,5 +1,5 @@
 /// What the glass of a simulated display shows: a 1-bit image, `width` × `height` pixels, each
-/// lit or dark (ARCHITECTURE §6 "Panel images").
+/// lit or dark (docs/reference/i2c-log.md#panel-images).
 ///
 /// It is the common output of every display model in the simulated HAL (the SSD1306/SH1106 OLED
 /// model, the HD44780 character LCD model), so that a test compares what a person would see —

@@ -1,6 +1,6 @@
 import Store
 
-/// The numbers of the screens in the notation the settings ask for (ARCHITECTURE §5: time,
+/// The numbers of the screens in the notation the settings ask for (docs/design/architecture.md#the-model: time,
 /// units and temperature notation). Every function returns a small `String` built without the
 /// heap (`ShortText`), so a frame formats its values allocation-free.
 ///

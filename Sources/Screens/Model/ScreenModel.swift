@@ -2,7 +2,7 @@ import Graphics
 import HAL
 import Store
 
-/// The screens of the device (ARCHITECTURE §5), in the order the "next screen" button cycles.
+/// The screens of the device (docs/design/architecture.md#the-model), in the order the "next screen" button cycles.
 public enum Screen: String, Sendable, CaseIterable {
     case now, hours, days, indoor, status
 }

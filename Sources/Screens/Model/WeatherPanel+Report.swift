@@ -35,7 +35,7 @@ extension Forecast {
         let hours = report.upcomingHours(after: now, limit: 6, policy: policy).map { point in
             HourForecast(
                 time: Forecast.clock(point.time, zone), temperature: point.temperature,
-                // An hour without a code the tables know is drawn cloudy, the notes' fallback (§5).
+                // An hour without a code the tables know is drawn cloudy, the WMO fallback of docs/design/parts.md#weather-codes.
                 icon: point.condition?.group ?? .cloudy, isNight: point.condition?.isNight ?? false,
                 precipitationChance: point.precipitationChance)
         }

@@ -46,7 +46,7 @@ enum ScreenParts {
     /// The clock's top edge. The small font's digits, `:` and capitals have ink in rows 2–9 of
     /// their 12-row cell, so drawn 2 rows up they fill page 0 exactly: every minute tick,
     /// "09:59" → "10:00" and "12:59 PM" → "1:00 PM" included, is then one window one page
-    /// high (≤ 64 payload bytes, ARCHITECTURE §8) instead of two pages.
+    /// high (≤ 64 payload bytes, docs/design/measurements.md#targets) instead of two pages.
     static let clockY = -2
 
     /// The top row: `title` (and `suffix`, kept whole while the title gets the ellipsis) on the

@@ -1,7 +1,7 @@
 import HAL
 import SystemPackage
 
-/// The store on flash (notes/store.md §4): two pre-sized files, `store.a` and `store.b`, written
+/// The store on flash (docs/design/decisions.md#the-store-format): two pre-sized files, `store.a` and `store.b`, written
 /// in place, so a commit never creates, renames, grows or truncates a file.
 ///
 /// - A commit is one entry (a CRC-32C record and its copy) appended to the active file with one

@@ -1,4 +1,4 @@
-/// The on-disk record (notes/store.md §4), little-endian:
+/// The on-disk record (docs/design/decisions.md#the-store-format), little-endian:
 ///
 ///     0 magic u16 "TS" | 2 format u8 | 3 type u8 | 4 length u16 | 6 flags u16 |
 ///     8 generation u32 | 12 sequence u64 | 20 payload[length] | CRC-32C u32 of bytes 0..<20+length

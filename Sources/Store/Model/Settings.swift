@@ -15,7 +15,7 @@ public enum TemperatureNotation: UInt32, Sendable, CaseIterable {
     case fahrenheit = 1
 }
 
-/// How bright the display is (ARCHITECTURE §5: "plus display brightness policy").
+/// How bright the display is (docs/design/architecture.md#the-model: "plus display brightness policy").
 public enum BrightnessPolicy: UInt32, Sendable, CaseIterable {
     /// Full contrast by day, dimmed between sunset and sunrise.
     case automatic = 0

@@ -129,7 +129,7 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 /// Moves one request over the network and waits for the answer. It blocks, so the app calls
-/// it off the event loop (ARCHITECTURE §4) and hands the result back as an event.
+/// it off the event loop (docs/design/architecture.md#the-loop) and hands the result back as an event.
 ///
 /// Implementations: `SocketTransport` (HTTP/1.1 over sockets with libssl, the default, chosen by
 /// peak RSS in docs/http-transport.md), `CurlTransport` (libcurl, the measured alternative) in

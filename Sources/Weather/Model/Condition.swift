@@ -15,7 +15,7 @@ public struct Condition: Sendable, Equatable {
     }
 
     /// WMO 4677 present-weather code as Open-Meteo sends it. The codes Open-Meteo documents map
-    /// exactly (§5); any other 0–99 code falls back by its decade; outside 0–99 there is no
+    /// exactly (docs/design/parts.md#weather-codes); any other 0–99 code falls back by its decade; outside 0–99 there is no
     /// condition to show (nil), rather than a guess.
     public init?(wmo code: Int, isNight: Bool) {
         let group: ConditionGroup
@@ -46,7 +46,7 @@ public struct Condition: Sendable, Equatable {
     /// A MET Norway `symbol_code` (`lightsnow`, `fair_night`, `rainshowersandthunder_day`). The
     /// 41 base names of the Locationforecast 2.0 schema map through a table; the suffix gives
     /// night (`_night`; `_polartwilight` is drawn as day, the sun being just below the horizon).
-    /// An unknown future name falls back by its words, `thunder` first (§5), or gives nil.
+    /// An unknown future name falls back by its words, `thunder` first (docs/design/parts.md#weather-codes), or gives nil.
     public init?(metSymbol symbol: String) {
         var base = Substring(symbol)
         var night = false

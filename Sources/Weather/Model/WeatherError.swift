@@ -1,7 +1,7 @@
 import HAL
 
 /// Why a fetch gave no new weather, sorted by what to do about it (the "errors by kind";
-/// weather-and-sensor.md §4): a request the service refuses is a configuration problem and is
+/// docs/design/parts.md#the-weather-service): a request the service refuses is a configuration problem and is
 /// not retried; a rate limit waits as the service says; everything else backs off.
 public enum WeatherError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 400 or 404: the request itself is wrong (a parameter, coordinates). Retrying sends the

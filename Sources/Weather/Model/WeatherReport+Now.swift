@@ -1,7 +1,7 @@
 import HAL
 
 extension WeatherReport {
-    /// The conditions to show as "now" at `time` (weather-and-sensor.md §4.3): the service's
+    /// The conditions to show as "now" at `time` (docs/design/parts.md#the-weather-service): the service's
     /// current values while they are under 45 minutes old, then the hourly forecast for the
     /// hour that contains `time`; nothing at all once the fetch is 3 hours old, because an old
     /// "now" misleads more than a blank one.

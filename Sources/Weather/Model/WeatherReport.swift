@@ -1,7 +1,7 @@
 import HAL
 
 /// The services the device can ask. The provider is replaceable on purpose: Dark Sky (2023) and
-/// OpenWeather 2.5 shut down and left Pi weather clocks blank (weather-and-sensor.md §1).
+/// OpenWeather 2.5 shut down and left Pi weather clocks blank (docs/design/parts.md#the-weather-service).
 public enum WeatherProvider: String, Sendable, CaseIterable {
     case openMeteo = "open-meteo"
     case metNorway = "met-norway"

@@ -1,7 +1,7 @@
 import HAL
 import JSON
 
-/// MET Norway's compact GeoJSON → `WeatherReport` (weather-and-sensor.md §3): a `Feature` whose
+/// MET Norway's compact GeoJSON → `WeatherReport` (api.met.no's Locationforecast documentation; docs/design/parts.md#the-weather-service): a `Feature` whose
 /// `properties.timeseries` holds hourly, later 6-hourly, steps in UTC; each step has the
 /// `instant` values and optional `next_1_hours` / `next_6_hours` / `next_12_hours` periods
 /// (absent when the step is longer than the period; `details` may be `{}`).

@@ -1,6 +1,6 @@
 import HAL
 
-/// MET Norway Locationforecast 2.0 `compact` (weather-and-sensor.md §3): free, no commercial
+/// MET Norway Locationforecast 2.0 `compact` (api.met.no's Locationforecast documentation; docs/design/parts.md#the-weather-service): free, no commercial
 /// restriction, CC BY 4.0. Its terms are stricter than Open-Meteo's: an identifying User-Agent
 /// (403 without), at most 4 decimals, no new request before `Expires`, then `If-Modified-Since`
 /// with the stored `Last-Modified` so an unchanged forecast costs a 304. Times are UTC; days

@@ -1,7 +1,7 @@
 import HAL
 import JSON
 
-/// Open-Meteo's forecast JSON → `WeatherReport` (weather-and-sensor.md §2). The body is
+/// Open-Meteo's forecast JSON → `WeatherReport` (open-meteo.com/en/docs; docs/design/parts.md#the-weather-service). The body is
 /// columnar: each block (`current`, `hourly`, `daily`) is parallel arrays keyed by `time`, with
 /// a `*_units` block naming the unit of each; times are local, `YYYY-MM-DDTHH:MM`, all with the
 /// one `utc_offset_seconds` of the request, so they become instants here and are shown later
@@ -108,7 +108,7 @@ enum OpenMeteoDecoder {
             if let rise = sunrise[i], let set = sunset[i] {
                 let up = try times.instant(rise, at: columns.at("sunrise", i))
                 let down = try times.instant(set, at: columns.at("sunset", i))
-                // Polar day and night come as 00:00 and the next 00:00, not null (§2): which of
+                // Polar day and night come as 00:00 and the next 00:00, not null (open-meteo.com/en/docs): which of
                 // the two it is, the sun calculation decides later.
                 summary.sun = down - up >= .seconds(86_400) || down <= up ? .unknown : .times(sunrise: up, sunset: down)
             }

@@ -1,7 +1,7 @@
 import HAL
 import JSON
 
-/// Open-Meteo `/v1/forecast` (weather-and-sensor.md §2): no key, one call for current, hourly
+/// Open-Meteo `/v1/forecast` (open-meteo.com/en/docs; docs/design/parts.md#the-weather-service): no key, one call for current, hourly
 /// and daily values, local times for the place (`timezone=auto`). Free for non-commercial use
 /// under 10,000 calls a day; the repository's 15-minute cadence makes ~96.
 public struct OpenMeteoService: WeatherService {
@@ -42,7 +42,7 @@ public struct OpenMeteoService: WeatherService {
         url += "&current=" + Self.currentVariables.joined(separator: ",")
         url += "&hourly=" + Self.hourlyVariables.joined(separator: ",")
         url += "&daily=" + Self.dailyVariables.joined(separator: ",")
-        // Daily values need a zone, or the days are GMT days (§2); `auto` picks the place's.
+        // Daily values need a zone, or the days are GMT days (open-meteo.com/en/docs); `auto` picks the place's.
         url += "&timezone=auto&forecast_days=\(forecastDays)"
         if order.units == .imperial {
             url += "&temperature_unit=fahrenheit&wind_speed_unit=mph&precipitation_unit=inch"

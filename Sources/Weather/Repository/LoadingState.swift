@@ -1,6 +1,6 @@
 /// The state of something the device loads over an unreliable edge, keeping the last good value
 /// through a refresh and through a failure: a screen never goes blank because a fetch failed
-/// (weather-and-sensor.md §7, "keep last data rather than a blank screen").
+/// (docs/design/parts.md#the-weather-service, "keep last data rather than a blank screen").
 public enum LoadingState<Value: Sendable & Equatable, Failure: Error & Equatable & Sendable>: Sendable, Equatable {
     /// Nothing asked for yet (no position).
     case idle

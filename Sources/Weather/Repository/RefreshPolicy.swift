@@ -1,7 +1,7 @@
 import HAL
 
-/// When to ask, and how old data may get before the screens say so (weather-and-sensor.md §4).
-/// The defaults are the and the notes': every 15 minutes plus up to 2 minutes of jitter
+/// When to ask, and how old data may get before the screens say so (docs/design/parts.md#the-weather-service).
+/// The defaults (docs/design/parts.md#the-weather-service): every 15 minutes plus up to 2 minutes of jitter
 /// (so a fleet of displays does not hit the service on the same second), failures backing off
 /// from 1 minute, doubling, to 30, each ±20 %.
 public struct RefreshPolicy: Sendable, Equatable {

@@ -2,7 +2,7 @@ import HAL
 import SystemPackage
 
 /// The last good response on disk, so a reboot without network shows the weather (marked stale
-/// by its age) instead of a blank screen (issue 6 §3, weather-and-sensor.md §4.3).
+/// by its age) instead of a blank screen (docs/design/parts.md#the-weather-service).
 ///
 /// The raw body is kept, not the decoded report: loading runs the same decoder as a fetch, so
 /// there is one way to read a forecast and a newer build reads an older cache. The file is

@@ -1,6 +1,6 @@
 import HAL
 
-/// The single source of truth for the weather on the device (ARCHITECTURE §2): it owns the
+/// The single source of truth for the weather on the device (docs/design/patterns.md): it owns the
 /// last good report, decides when to fetch, and says how fresh what it holds is. It does no I/O
 /// and reads no clock: the loop hands it the time, runs the `FetchOrder`s it gives out off the
 /// loop, and hands back the outcome, so tests drive it through virtual time.
@@ -55,7 +55,7 @@ public struct WeatherRepository<Random: RandomNumberGenerator> {
 
     /// A position from the GPS (or a saved location). The first one fetches at once; later ones
     /// only when the rounded position moved more than `moveThreshold` and `moveMinimumInterval`
-    /// passed since the last fetch began (weather-and-sensor.md §4.2: never per fix).
+    /// passed since the last fetch began (docs/design/parts.md#the-weather-service: never per fix).
     public mutating func updatePosition(_ coordinate: Coordinate, now: Instant) {
         let rounded = coordinate.rounded(places: 2)
         guard let current = position else {

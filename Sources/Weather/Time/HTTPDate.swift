@@ -1,7 +1,7 @@
 import HAL
 
 /// HTTP dates (RFC 9110 §5.6.7): MET Norway's `Date`, `Expires` and `Last-Modified`, and the
-/// date form of `Retry-After` (weather-and-sensor.md §3: no new request before `Expires`).
+/// date form of `Retry-After` (api.met.no's Locationforecast documentation; docs/design/parts.md#the-weather-service: no new request before `Expires`).
 ///
 /// Parsing is strict about syntax and case ("HTTP-date is case sensitive", §5.6.7): the three
 /// forms below, nothing else. One leniency, on purpose: a day name that does not match the

@@ -16,7 +16,8 @@ public enum SolarDay: Sendable, Equatable {
 
 /// Sunrise and sunset, computed on the device: MET Norway's compact forecast has none, and
 /// Open-Meteo's are local times in the single offset of the request, wrong after a DST change
-/// (weather-and-sensor.md §2, §7: "sunrise/sunset off by an hour").
+/// (open-meteo.com/en/docs; docs/design/parts.md#the-weather-service: "sunrise/sunset off by an
+/// hour" is a common complaint about Pi weather clocks).
 ///
 /// The method is NOAA's Solar Calculator (Global Monitoring Laboratory, "NOAA Solar Calculator"
 /// and its spreadsheet notes "General Solar Position Calculations"), whose sun position comes

@@ -1,7 +1,7 @@
 import HAL
 
 /// The rules of one IANA time zone: which UTC offset and abbreviation a clock there shows at any
-/// instant (weather-and-sensor.md §4.5: store UTC, render with the zone, so DST and the clock
+/// instant (docs/design/parts.md#the-weather-service: store UTC, render with the zone, so DST and the clock
 /// stay right between fetches).
 ///
 /// It holds what a TZif file holds (RFC 8536 §3.2): the transition instants, the local time type

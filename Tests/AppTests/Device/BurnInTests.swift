@@ -3,8 +3,8 @@ import Core
 import HAL
 import Testing
 
-/// Issue 24: over two days with the service rate-limited the busiest pixel was lit 52.3 % of
-/// the time. The goal (ARCHITECTURE §8, device-runtime.md §3) is at most half of the time in
+/// Over two days with the service rate-limited the busiest pixel was lit 52.3 % of
+/// the time. The goal (docs/design/measurements.md#targets, docs/design/parts.md#burn-in) is at most half of the time in
 /// every weather state, not only with a forecast on the screens: without one, the rotation
 /// shows "No forecast yet" and the problem line on two screens at the same place.
 @Suite("Device: burn-in over two days in every weather state")

@@ -9,7 +9,7 @@ import Synchronization
 import SystemPackage
 import Testing
 
-/// Issue 24 item 3 (and issue 22's hanging card): the card off the loop. A gate holds the
+/// The card off the loop (docs/design/architecture.md#the-loop). A gate holds the
 /// store's `fdatasync` on the writer thread as a hanging SD card does; the loop must keep
 /// reading buttons and drawing, show the change only once it is durable, and say "saving…"
 /// and then "card not answering" meanwhile.

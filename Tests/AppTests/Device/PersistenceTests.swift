@@ -10,7 +10,7 @@ import Screens
 import Weather
 import Testing
 
-/// Issue 13 items 3 and 10: settings through the store, across restarts, power cuts and a
+/// Settings through the store, across restarts, power cuts and a
 /// store that refuses.
 @Suite("Device: settings that last")
 struct PersistenceTests {
@@ -29,7 +29,7 @@ struct PersistenceTests {
         DeviceRig.expectGlassAgrees(restarted)
     }
 
-    /// littlefs's and SQLite's method (notes/store.md): run the press once per crash point k,
+    /// littlefs's and SQLite's method (docs/design/decisions.md#crash-tests): run the press once per crash point k,
     /// cutting power after k file-system operations counted from the press.
     @Test("a power cut at every step of a button's commit leaves the old or the new setting, and the screen agrees")
     func powerCutAtEveryStep() {
@@ -93,7 +93,7 @@ struct PersistenceTests {
         #expect(DeviceRig.make(disk: disk).device.state.store.settings.temperature == .fahrenheit)
     }
 
-    /// Issue 24 item 1: a card full at boot cost every change until the next restart (the
+    /// A card full at boot cost every change until the next restart (the
     /// device ran on memory for good and said "read-only").
     @Test("a card full at start: changes are kept in memory, the files open once there is room, and the changes are saved")
     func fullAtStartThenRoom() {
@@ -143,7 +143,7 @@ struct PersistenceTests {
     }
 }
 
-/// Issue 13 item 4: the weather cache on the medium, read back at start.
+/// The weather cache on the medium, read back at start.
 @Suite("Device: the weather cache")
 struct WeatherCacheTests {
     @Test("a restart two hours later with no network shows the cached weather, marked stale, and keeps trying")

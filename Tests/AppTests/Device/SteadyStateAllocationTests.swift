@@ -6,7 +6,7 @@ import HAL
 import Testing
 import Weather
 
-/// Issue 13 item 8 and ARCHITECTURE §4: the loop's steady state allocates nothing. Counted with
+/// docs/design/architecture.md#the-loop: the loop's steady state allocates nothing. Counted with
 /// malloc itself (`countMallocs`) on the rig whose parts allocate nothing of their own.
 @Suite("Device: steady state allocates nothing")
 struct SteadyStateAllocationTests {
@@ -32,7 +32,7 @@ struct SteadyStateAllocationTests {
         #expect(rig.device.counters.wakeups - wakes >= 780)
     }
 
-    @Test("a drive inside one zone: fixes 100 m or more apart look the zone up and allocate nothing (issue 16)")
+    @Test("a drive inside one zone: fixes 100 m or more apart look the zone up and allocate nothing")
     func zoneLookupOnTheMove() throws {
         let options = DeviceOptions(
             defaultName: "Berlin", defaultPosition: try Coordinate(latitude: 52.52, longitude: 13.405), buttons: [],

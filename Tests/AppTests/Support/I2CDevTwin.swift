@@ -5,7 +5,7 @@ import HAL
 import HALSim
 
 /// The kernel's i2c-dev in front of a simulated bus, as it behaved when a USB adapter
-/// (i2c-tiny-usb on vhci-hcd, kernel 7.3) was unplugged and plugged back (virtual-board.md §3):
+/// (i2c-tiny-usb on vhci-hcd, kernel 7.3) was unplugged and plugged back (docs/design/architecture.md#the-virtual-board):
 /// - `/dev/i2c-1` exists while an adapter is registered; opening it otherwise is ENOENT.
 /// - Unplugged, the node goes at once, and a descriptor still open on the old adapter fails
 ///   write(2) and I2C_RDWR with EOPNOTSUPP; `I2C_FUNCS` answers 0 (i2c-tiny-usb's `usb_func`).

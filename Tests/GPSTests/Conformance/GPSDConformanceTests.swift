@@ -4,13 +4,13 @@ import GPS
 import HALSim
 import Testing
 
-/// Our receiver against gpsd on its own regression captures (issue 3, "Conformance with gpsd").
+/// Our receiver against gpsd on its own regression captures (docs/design/parts.md#the-gps-receiver).
 ///
 /// For each capture, replayed in random chunk splits: the sentences we accept equal the ones
 /// gpsd echoed, and for every epoch gpsd reports with a time we report the same epoch, with the
 /// time equal to the millisecond, latitude and longitude within 1e-6° and altitude (MSL) within
 /// 1e-3 m. The deliberate differences are listed below with their reasons.
-@Suite(.enabled(if: nmeaCorpusPresent, "../shared/corpus/nmea is absent"))
+@Suite(.enabled(if: nmeaCorpusPresent, "needs ../shared/corpus/nmea beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here gpsd's regression captures of 20 receivers with gpsd's decoded fixes"))
 struct GPSDCorpusConformanceTests {
     /// Captures whose gpsd times we deliberately do not reproduce, and how they relate.
     static let timeShift: [String: Int] = [

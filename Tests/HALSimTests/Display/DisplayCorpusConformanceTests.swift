@@ -2,9 +2,9 @@ import HAL
 import HALSim
 import Testing
 
-/// The display models against what real libraries put on the bus (issue 5, part 5;
-/// ARCHITECTURE §3 "it must reproduce the recorded streams in `../corpus/displays/` pixel for
-/// pixel"): every `*.log` of the corpus replayed into the model of the module it was recorded
+/// The display models against what real libraries put on the bus (a model of
+/// the data sheet must reproduce the recorded streams pixel for pixel, not echo the driver:
+/// docs/design/architecture.md#twins-model-the-data-sheet): every `*.log` of the corpus replayed into the model of the module it was recorded
 /// for, every `!snapshot NAME` compared with `NAME_expected.pbm`.
 ///
 /// Expected protocol errors, with the reason:
@@ -13,7 +13,7 @@ import Testing
 ///   arguments then run as column addresses, which every page write sets again).
 /// - The negative control (CircuitPython `page_addressing=True`) is broken by design: it must
 ///   not reproduce its expected image (README: about 794 pixels differ).
-@Suite(.enabled(if: DisplayCorpus.isPresent, "../shared/corpus/displays is absent"))
+@Suite(.enabled(if: DisplayCorpus.isPresent, "needs ../shared/corpus/displays beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here the I²C streams luma.oled, CircuitPython, u8g2 and luma.lcd send, with the images they must give"))
 struct DisplayCorpusConformanceTests {
     static let negativeControls: Set<String> = ["circuitpython_ssd1306_128x64_page_addressing.log"]
 
@@ -74,7 +74,7 @@ struct DisplayCorpusConformanceTests {
         let (replay, model) = try Self.replay("luma_lcd_hd44780_16x2.log")
         let lcd = try #require(model as? HD44780Backpack)
         #expect(replay.transactions == 480)
-        #expect(lcd.lines == ["Reykjavik 23-C  ", "14:05  rain 40% "], "luma.lcd writes ° as '-' (notes/hd44780-pcf8574.md)")
+        #expect(lcd.lines == ["Reykjavik 23-C  ", "14:05  rain 40% "], "luma.lcd writes ° as '-' (docs/design/parts.md#the-character-lcd)")
         #expect(lcd.backlightOn)
         #expect(lcd.lcd.isInitialised && !lcd.lcd.eightBitInterface && lcd.lcd.twoLines && lcd.lcd.displayOn)
         #expect(lcd.image.litCount > 0)

@@ -25,7 +25,7 @@ extension OLEDControllerModel {
         return OLEDControllerModel(configuration)
     }
 
-    /// The upright init every library sends (notes/display-init-sequences.md), display on.
+    /// The upright init every library sends (docs/design/parts.md#initialisation-sequences), display on.
     func initialiseUpright(mux: Int = 64, comPins: UInt8 = 0x12) {
         let m = String(UInt8(mux - 1), radix: 16)
         let da = String(comPins, radix: 16)

@@ -4,7 +4,7 @@ import Testing
 /// The SH1106 model (SH1106 V2.3 "Commands"): page addressing only, 132-column RAM, the visible
 /// column window, and what SSD1306-only bytes do.
 @Suite struct SH1106ModelTests {
-    /// luma.oled's SH1106 sequence, display on (notes/display-init-sequences.md).
+    /// luma.oled's SH1106 sequence, display on (docs/design/parts.md#initialisation-sequences).
     static let lumaInit = "00 AE 20 10 B0 C8 00 10 40 A1 A6 A8 3F A4 D3 00 D5 F0 D9 22 DA 12 DB 20 8D 14 81 7F AF"
     /// The suggested SH1106 init: SH1106 commands only.
     static let cleanInit = "00 AE D5 80 A8 3F D3 00 40 AD 8B A1 C8 DA 12 81 80 D9 22 DB 35 A4 A6 AF"

@@ -4,7 +4,7 @@ import SystemPackage
 import Testing
 @testable import Store
 
-/// notes/store.md §3 C8: the harness must catch each negative control. They run through the
+/// docs/design/decisions.md#crash-tests, C8: the harness must catch each negative control. They run through the
 /// same explorer and oracle as the file store, from creation on, with fewer commits (the
 /// rename-without-fsync control never syncs, so its pending list, and with it the number of
 /// sampled subsets per crash point, grows with every commit).

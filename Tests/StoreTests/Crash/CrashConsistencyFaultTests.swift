@@ -4,7 +4,7 @@ import SystemPackage
 import Testing
 @testable import Store
 
-/// Issue 4, notes/store.md §3 C5: faults during commits and opens. Each fault round injects
+/// docs/design/decisions.md#crash-tests, C5: faults during commits and opens. Each fault round injects
 /// one fault into a commit, checks what the store acknowledges and tells its observers, lets
 /// it retry, checks the fsyncgate rule, and judges a crash before every operation of the
 /// round with the same oracle as the workload suites (C3).

@@ -7,7 +7,7 @@ import SystemPackage
 import Testing
 @testable import Store
 
-/// Issue 4's crash-consistency proof for the file store (notes/store.md §3 C1–C4): a seeded
+/// The crash-consistency proof for the file store (docs/design/decisions.md#crash-tests, C1–C4): a seeded
 /// workload on small files, crashed in every way C1 allows before every operation, including
 /// the operations of creating and migrating the store and of recoveries that write.
 ///

@@ -3,7 +3,7 @@ import HALSim
 import SystemPackage
 @testable import Store
 
-/// The oracle of notes/store.md §3 C3, applied to one crashed file system.
+/// The oracle of docs/design/decisions.md#crash-tests, C3, applied to one crashed file system.
 ///
 /// - Open succeeds (a torn tail never makes it fail).
 /// - The recovered sequence number lies between the last acknowledged one and the highest one

@@ -17,7 +17,7 @@ final class CrashEventLog {
     }
 }
 
-/// One fault of notes/store.md §3 C5, injected into the next commit.
+/// One fault of docs/design/decisions.md#crash-tests, C5, injected into the next commit.
 enum CrashFault: CustomStringConvertible {
     /// The commit's next call of `operation` fails with `kind`.
     case failNext(CrashableFileSystem.Operation, FileSystemError.Kind)

@@ -3,7 +3,7 @@ import HALSim
 import SystemPackage
 @testable import Store
 
-// The negative controls of notes/store.md §3 C8: small stores with one known flaw each, run
+// The negative controls of docs/design/decisions.md#crash-tests, C8: small stores with one known flaw each, run
 // through the same workload, crash points and oracle as the file store. If the harness passed
 // any of them, it would prove nothing about the file store. Each creates its files correctly
 // (CrashControlFiles.createDurably) so that what the harness catches is the flaw in its commit.

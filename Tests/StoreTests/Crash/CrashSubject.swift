@@ -4,7 +4,7 @@ import SystemPackage
 @testable import Store
 
 /// A store the crash harness can drive: the file store and the negative controls
-/// (notes/store.md §3 C8) all implement it, so one workload and one oracle (C3) judge them all.
+/// (docs/design/decisions.md#crash-tests, C8) all implement it, so one workload and one oracle (C3) judge them all.
 protocol CrashSubject: AnyObject {
     /// The name in the summary line.
     static var name: String { get }

@@ -3,7 +3,7 @@ import HALSim
 import SystemPackage
 @testable import Store
 
-/// The seeded workload of notes/store.md §3 C4: single- and multi-key settings changes, added,
+/// The seeded workload of docs/design/decisions.md#crash-tests, C4: single- and multi-key settings changes, added,
 /// removed, renamed and moved locations, and changes that change nothing (about one in five),
 /// each generated against the state it will apply to, so every change is valid.
 struct CrashWorkload {
