@@ -36,11 +36,19 @@ public struct WeatherReport: Sendable, Equatable {
     public var hours: [HourlyPoint]
     /// Local calendar days, oldest first.
     public var days: [DailySummary]
+    /// Sea-level pressure, oldest first: Open-Meteo's past hours and coming ones, MET Norway's
+    /// steps. Empty when the answer has none (an older cached body, a request without it).
+    public var pressures: [PressurePoint]
+    /// The near future in short steps, oldest first: Open-Meteo's 15-minute data, MET Norway's
+    /// next-hour periods. Empty when the answer has none (outside the 15-minute models'
+    /// regions the service may leave the block out).
+    public var nowcast: [NowcastStep]
 
     public init(
         provider: WeatherProvider, latitude: Double, longitude: Double, elevation: Double? = nil,
         fetchedAt: WallTime, utcOffsetSeconds: Int = 0, timeZone: String? = nil,
-        current: CurrentConditions?, hours: [HourlyPoint] = [], days: [DailySummary] = []
+        current: CurrentConditions?, hours: [HourlyPoint] = [], days: [DailySummary] = [],
+        pressures: [PressurePoint] = [], nowcast: [NowcastStep] = []
     ) {
         self.provider = provider
         self.latitude = latitude
@@ -52,6 +60,8 @@ public struct WeatherReport: Sendable, Equatable {
         self.current = current
         self.hours = hours
         self.days = days
+        self.pressures = pressures
+        self.nowcast = nowcast
     }
 
     /// `latitude` and `longitude` as a coordinate; nil when they are out of range (the decoders

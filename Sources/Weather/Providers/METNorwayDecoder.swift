@@ -42,6 +42,15 @@ enum METNorwayDecoder {
                 HourlyPoint(time: step.time, temperature: step.temperature, precipitation: $0.precipitation, condition: $0.condition)
             }
         }
+        // The barograph takes every step's pressure, the 6-hourly ones too; the "next two hours"
+        // line the steps that have a next-hour period (absent past the hourly steps: MET's
+        // `ForecastJSON.md`, "will not exist for all time steps").
+        report.pressures = steps.map { PressurePoint(time: $0.time, hectopascals: $0.pressure) }
+        report.nowcast = steps.compactMap { step in
+            step.nextHour.map {
+                NowcastStep(start: step.time, length: NowcastStep.hour, precipitation: $0.precipitation, condition: $0.condition)
+            }
+        }
         report.days = days(steps, zone: zone)
         report.computeMissingSunTimes(utcOffsetSeconds: zone.offset(at: receivedAt))
         return report

@@ -28,7 +28,12 @@ enum OpenMeteoDecoder {
             report.current = try self.current(current, units: try Units(root.object("current_units")), times: times)
         }
         if let hourly = try root.object("hourly") {
-            report.hours = try hours(Columns(hourly, units: try Units(root.object("hourly_units"))), times: times)
+            let columns = try Columns(hourly, units: try Units(root.object("hourly_units")))
+            report.hours = try hours(columns, times: times)
+            report.pressures = try pressures(columns, times: times)
+        }
+        if let minutely = try root.object("minutely_15") {
+            report.nowcast = try nowcast(Columns(minutely, units: try Units(root.object("minutely_15_units"))), times: times)
         }
         if let daily = try root.object("daily") {
             report.days = try days(Columns(daily, units: try Units(root.object("daily_units"))), times: times)
