@@ -4,7 +4,7 @@ import Graphics
 import HAL
 import Testing
 
-/// The initialisation sequences, byte for byte, against `notes/display-init-sequences.md`.
+/// The initialisation sequences, byte for byte, against docs/design/parts.md#initialisation-sequences.
 @Suite struct OLEDInitTests {
     static let ssd1306_128x64 = "AE D5 80 A8 3F D3 00 40 8D 14 20 00 A1 C8 DA 12 81 CF D9 F1 DB 40 A4 A6 2E"
     static let ssd1306_128x32 = "AE D5 80 A8 1F D3 00 40 8D 14 20 00 A1 C8 DA 02 81 8F D9 F1 DB 40 A4 A6 2E"
@@ -114,11 +114,10 @@ import Testing
         #expect(short.problem != nil)
     }
 
-    /// The notes next to the repository, when present: the sequences here are the ones they
-    /// suggest (a copy of the table would drift).
-    @Test(.enabled(if: notesPresent, "notes/display-init-sequences.md is not next to the repository"))
-    func testOLEDInit_Sequences_AreTheOnesTheNotesSuggest() throws {
-        let text = try String(contentsOf: notesURL, encoding: .utf8)
+    /// The design's table of initialisation sequences (docs/design/parts.md, "Suggested
+    /// sequences"): the sequences here are the ones it gives, so the two cannot drift apart.
+    @Test func testOLEDInit_Sequences_AreTheOnesTheDesignGives() throws {
+        let text = try String(contentsOf: designURL, encoding: .utf8)
         let suggested = text.components(separatedBy: "Suggested sequences").last ?? ""
         for sequence in [Self.ssd1306_128x64, Self.sh1106_128x64] {
             #expect(suggested.contains("`\(sequence)`"), "\(sequence)")
@@ -127,7 +126,6 @@ import Testing
     }
 }
 
-let notesURL = URL(fileURLWithPath: #filePath)
+let designURL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared/notes/display-init-sequences.md")
-let notesPresent = FileManager.default.fileExists(atPath: notesURL.path)
+    .appendingPathComponent("docs/design/parts.md")
