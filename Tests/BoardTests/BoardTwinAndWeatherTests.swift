@@ -132,7 +132,7 @@ struct BoardTwinAndWeatherTests {
         Self.edited([(#"  "defaultLocation""#, "  \"weather\": { \"baseURL\": \"\(baseURL)\" },\n  \"defaultLocation\"")])
     }
 
-    /// Issue 24: `http://127.0.0.1:99999` passed `board check`, and then every fetch failed as a
+    /// `http://127.0.0.1:99999` passed `board check`, and then every fetch failed as a
     /// "network" error. An address the HTTP client can never request is one problem here.
     @Test("weather.baseURL: an address the client cannot request is refused, with the reason", arguments: [
         ("http://127.0.0.1:99999", "the port 99999 is out of range; a TCP port is 1 to 65535"),

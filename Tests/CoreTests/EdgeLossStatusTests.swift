@@ -3,7 +3,7 @@ import HAL
 import Screens
 import Testing
 
-/// Issue 24 item 4: "Btn N edges lost" counts the edges the kernel dropped, goes after a minute
+/// "Btn N edges lost" counts the edges the kernel dropped, goes after a minute
 /// without another loss (on the device's monotonic clock), and the log says so once each way.
 @Suite("Core: edges lost on the status screen")
 struct EdgeLossStatusTests {

@@ -5,7 +5,7 @@ import Store
 import Testing
 import Weather
 
-/// Issue 16: the zone and the place's name from the GPS position alone, before and without
+/// The zone and the place's name from the GPS position alone, before and without
 /// the weather service.
 @Suite("Core: zone and place name from the position")
 struct PositionZoneTests {

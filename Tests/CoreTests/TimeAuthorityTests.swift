@@ -2,7 +2,7 @@ import Core
 import HAL
 import Testing
 
-/// Issue 23: the order of trust, and what each source is called.
+/// The order of trust, and what each source is called.
 @Suite("Core: the time authority")
 struct TimeAuthorityTests {
     static let system = WallTime(seconds: 1_796_119_200)  // 2026-12-01T10:00:00Z

@@ -3,7 +3,7 @@ import HAL
 import Testing
 import Weather
 
-/// Issue 24 item 1: a zone that does not load at start is asked for again, like every other
+/// A zone that does not load at start is asked for again, like every other
 /// part that fails at start: after 1 min, doubling to 1 h, while it is still the zone wanted.
 @Suite("Core: a zone that did not load is retried")
 struct ZoneRetryTests {

@@ -273,7 +273,7 @@ import Testing
         ("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,5z45.4,M,46.9,M,,", 9),  // pynmea2's '5z45.4'
         ("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,-,M,46.9,M,,", 9),  // sign alone
         ("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,.,M,46.9,M,,", 9),  // point alone
-        // Altitude and geoid separation are range-checked (issue 15 §4): 100 km and 1 km.
+        // Altitude and geoid separation are range-checked: 100 km and 1 km.
         ("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,999999999999999999,M,46.9,M,,", 9),
         ("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,100000.1,M,46.9,M,,", 9),
         ("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,-1000.01,M,,", 11),

@@ -3,7 +3,7 @@ import HAL
 import HALSim
 import Testing
 
-/// GPS time reaches the clock only after two consistent trusted epochs (issue 3, item 4).
+/// GPS time reaches the clock only after two consistent trusted epochs.
 @Suite struct ServiceClockTests {
     @Test func testClockTime_AfterTwoConsistentEpochs_IsTheReceiversTime() throws {
         let rig = ServiceRig()

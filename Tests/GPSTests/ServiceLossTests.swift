@@ -4,7 +4,7 @@ import HALSim
 import SystemPackage
 import Testing
 
-/// Issue 24: what the GPS link loses is counted: damaged sentences as the framer finds them, and
+/// What the GPS link loses is counted: damaged sentences as the framer finds them, and
 /// the UART's and the kernel's dropped characters from TIOCGICOUNT, read once a minute.
 @Suite("GPS: counting what the link loses")
 struct ServiceLossTests {

@@ -4,7 +4,7 @@ import HALSim
 import SystemPackage
 import Testing
 
-/// Issue 24: the GPS tty read as data arrives, so a u-blox at 115,200 Bd sending every sentence
+/// The GPS tty read as data arrives, so a u-blox at 115,200 Bd sending every sentence
 /// at 10 Hz loses nothing to a full kernel buffer, at one wake-up per burst.
 @Suite("GPS: reading the tty as data arrives")
 struct ServiceReadPacingTests {

@@ -136,7 +136,7 @@ import Testing
     }
 }
 
-/// Issue 24: the UART's lost-character counts through TIOCGICOUNT.
+/// The UART's lost-character counts through TIOCGICOUNT.
 @Suite struct SerialLossCounterSeamTests {
     @Test func requestNumberIsTheKernels() {
         // asm-generic/ioctls.h, the numbering of x86, arm and arm64.

@@ -2,7 +2,7 @@ import HAL
 import Testing
 
 /// Times come from outside (a server's `Retry-After`, a cache file, a GPS date): arithmetic on
-/// them must stop at the ends of the range, never wrap into the past or trap (issue 15 §1).
+/// them must stop at the ends of the range, never wrap into the past or trap.
 @Suite("Clock arithmetic saturates")
 struct ClockArithmeticTests {
     @Test("an instant plus a huge duration stops at the end of time instead of wrapping into the past")

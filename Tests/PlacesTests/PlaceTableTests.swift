@@ -8,7 +8,7 @@ import HAL
 import Places
 import Testing
 
-/// The nearest populated place with no network (issue 16): named positions, the search against
+/// The nearest populated place with no network: named positions, the search against
 /// a scan of the whole table, no allocation, and the table's own contents.
 @Suite("Nearest place")
 struct PlaceTableTests {

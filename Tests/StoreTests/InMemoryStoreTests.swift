@@ -18,7 +18,7 @@ import Testing
     }
 }
 
-/// Issue 15 §5: a crafted store can hold `nextLocationID` at `UInt32.max`; adding from there
+/// A crafted store can hold `nextLocationID` at `UInt32.max`; adding from there
 /// used to accept the same id twice (`max(next, id &+ 1)` stays at the maximum).
 @Suite struct LocationIDExhaustionTests {
     static func state() throws -> StoreState {

@@ -13,7 +13,7 @@ import Synchronization
 import Testing
 import Weather
 
-/// Issue 23, through the real daemon: a Pi has no real-time clock, so after a boot without
+/// Through the real daemon: a Pi has no real-time clock, so after a boot without
 /// network its system clock is what fake-hwclock saved, days off. Here the GPS on a pty says it
 /// is 3 days later than the system clock, and the forecast server on 127.0.0.1 answers for that
 /// true time. The review saw the server get its GET and the glass show `--°C`, no icon, `--%`,

@@ -7,7 +7,7 @@ import Testing
 import Weather
 import WeatherHTTP
 
-/// Issue 23 item 3 through the device's own fetch: `WeatherFetch.perform` checks HTTPS
+/// Through the device's own fetch: `WeatherFetch.perform` checks HTTPS
 /// certificates at the time of the order's base (GPS time on a Pi whose clock NTP has not set),
 /// and when nothing vouches for the time a certificate refused for its dates is named as the
 /// clock's doing. The "system clock" here is a virtual one set to 2025-03-01, before the

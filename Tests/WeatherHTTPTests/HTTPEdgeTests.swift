@@ -8,7 +8,7 @@ import Testing
 import Weather
 @testable import WeatherHTTP
 
-/// The HTTP edge on real home networks (issue 15): a first address that black-holes, a TLS cut
+/// The HTTP edge on real home networks: a first address that black-holes, a TLS cut
 /// without close_notify, chunk-size lines that are too long or carry junk, bytes without end
 /// after a gzip member, partial-wildcard certificates, and TLS below 1.2. Each against the
 /// loopback server.

@@ -2,7 +2,7 @@ import CTLS
 import Glibc
 import Testing
 
-/// Issue 15 §6: the C shims' dlopen cache keeps 20 libraries. Past that, every call opened the
+/// The C shims' dlopen cache keeps 20 libraries. Past that, every call opened the
 /// library again and allocated a new table that nobody freed: a leak per fetch.
 @Suite("dlopen cache")
 struct LibraryCacheTests {

@@ -3,7 +3,7 @@ import HALSim
 import Testing
 @testable import Weather
 
-/// The repository through virtual time (issue 6 proof): first fetch after the first fix, the
+/// The repository through virtual time: first fetch after the first fix, the
 /// refresh cadence, backoff with its jitter bounds, stale marking, and a restart with the disk
 /// cache and no network. Nothing sleeps; the clock jumps from one due fetch to the next.
 @Suite("Weather repository scenarios")
@@ -130,7 +130,7 @@ struct RepositoryScenarioTests {
         }
     }
 
-    /// Issue 24: the line read `rate-limiting this device (HTTP 429): ; next try in 120 s (next
+    /// The line read `rate-limiting this device (HTTP 429): ; next try in 120 s (next
     /// try in 129 s)`: an empty reason, and the wait asked for beside the one really taken.
     @Test("a 429 is one clean log line: no empty reason, one \"next try\" with the delay really taken")
     func testRateLimited_LogLine_OneNextTry() throws {

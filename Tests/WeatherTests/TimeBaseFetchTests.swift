@@ -3,7 +3,7 @@ import HALSim
 import Testing
 import Weather
 
-/// Issue 23: a fetch stamps its answer on the monotonic clock and reads civil time only through
+/// A fetch stamps its answer on the monotonic clock and reads civil time only through
 /// the time base of its order, so a wrong system clock on the worker changes nothing.
 @Suite("Weather: fetches read civil time through the order's time base")
 struct TimeBaseFetchTests {
@@ -60,7 +60,7 @@ struct TimeBaseFetchTests {
     }
 }
 
-/// Issue 23: the repository re-stamps what arrived in this run when the time base changes, and
+/// The repository re-stamps what arrived in this run when the time base changes, and
 /// writes to disk only under a trusted base.
 @Suite("Weather: re-stamping on a new time base")
 struct RepositoryRestampTests {

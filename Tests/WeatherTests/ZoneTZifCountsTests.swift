@@ -1,7 +1,7 @@
 import Testing
 @testable import Weather
 
-/// Issue 15 §6: TZif counts are 32-bit and unsigned. On a 32-bit `Int` (armhf Pi OS) a count
+/// TZif counts are 32-bit and unsigned. On a 32-bit `Int` (armhf Pi OS) a count
 /// of 2^31 or more trapped when read, and the size sum could overflow; now every count is
 /// checked against the file's size first and the sum is taken in 64 bits.
 @Suite("TZif: counts larger than the file")

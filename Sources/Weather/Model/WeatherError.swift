@@ -1,6 +1,6 @@
 import HAL
 
-/// Why a fetch gave no new weather, sorted by what to do about it (the "errors by kind";
+/// Why a fetch gave no new weather, sorted by what to do about it ("errors by kind",
 /// docs/design/parts.md#the-weather-service): a request the service refuses is a configuration problem and is
 /// not retried; a rate limit waits as the service says; everything else backs off.
 public enum WeatherError: Error, Sendable, Equatable, CustomStringConvertible {

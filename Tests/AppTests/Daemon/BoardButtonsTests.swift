@@ -51,7 +51,7 @@ import Testing
     }
 }
 
-/// Issue 24: a group requested again after a read error keeps the kernel's debounce it had at
+/// A group requested again after a read error keeps the kernel's debounce it had at
 /// start (the device runs no software debounce for such a line); a line first requested late
 /// stays debounced in software.
 @Suite struct RequestAgainDebounceTests {

@@ -6,7 +6,7 @@ import HAL
 import Screens
 import Testing
 
-/// Issue 24 item 2: a reload applies the difference. The place and the screen the user chose
+/// A reload applies the difference. The place and the screen the user chose
 /// stay, and a GPS part that did not change keeps its service (the fix, the vouched GPS time,
 /// the open tty) instead of starting again from "GPS starting".
 @Suite struct DaemonReloadTests {

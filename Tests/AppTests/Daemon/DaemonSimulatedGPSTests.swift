@@ -5,7 +5,7 @@ import HAL
 import HALLinux
 import Testing
 
-/// Issue 24: with `"gps": { "simulated": true }` the daemon's GPS lines named /dev/serial0, a
+/// With `"gps": { "simulated": true }` the daemon's GPS lines named /dev/serial0, a
 /// tty it never opened. They name the simulated receiver.
 @Suite struct DaemonSimulatedGPSTests {
     @Test func testDaemon_SimulatedGPS_NamedAsSuch() throws {

@@ -8,7 +8,7 @@ import Screens
 import SystemPackage
 import Testing
 
-/// Issue 24: the I²C adapter goes away and comes back (a USB adapter unplugged, a HAT reset),
+/// The I²C adapter goes away and comes back (a USB adapter unplugged, a HAT reset),
 /// on the daemon's kernel path (`KernelBusRig`: `ReopeningI2CBus` over i2c-dev's twin).
 @Suite("Device: the I²C adapter gone and back")
 struct AdapterGoneTests {

@@ -6,7 +6,7 @@ import Screens
 import Testing
 import Weather
 
-/// Issue 13 item 10: the device from power-on, with and without a receiver.
+/// The device from power-on, with and without a receiver.
 @Suite("Device: boot and first fix")
 struct BootAndFixTests {
     @Test("with no GPS the default place and its weather are shown, and the status screen says why")
@@ -38,7 +38,7 @@ struct BootAndFixTests {
         let state = board.device.state
         #expect(state.gps.kind == .fix)
         #expect(state.model.place.source == .gps)
-        #expect(state.model.place.name == "Mitte", "the nearest populated place to the drive's start in Berlin (issue 16)")
+        #expect(state.model.place.name == "Mitte", "the nearest populated place to the drive's start in Berlin")
         #expect(state.screen == .now)
         #expect(state.weather.state.value != nil)
         DeviceRig.expectGlassAgrees(board)

@@ -7,7 +7,7 @@ import Store
 import Testing
 import Board
 
-/// Issue 13 items 2, 3 and 10: every default button action on the reference board, through the
+/// Every default button action on the reference board, through the
 /// bouncing contacts, the debouncer, the reducer, the store and the display.
 @Suite("Device: buttons")
 struct ButtonScenarioTests {
@@ -56,7 +56,7 @@ struct ButtonScenarioTests {
         Self.press(board, 1, hold: .milliseconds(1500))  // B long: save the position
         #expect(board.device.state.store.locations.count == 1)
         let saved = board.device.state.store.locations[0]
-        #expect(saved.name.value == "near Mitte", "named after the nearest populated place (issue 16)")
+        #expect(saved.name.value == "near Mitte", "named after the nearest populated place")
         #expect(board.device.state.store.settings.units == .metric, "the release after a long press is silent")
         Self.press(board, 0, hold: .milliseconds(1500))  // A long: next place
         #expect(board.device.state.shown == .saved(saved.id))
@@ -137,7 +137,7 @@ struct ButtonScenarioTests {
     }
 }
 
-/// Issue 13 item 2: a press is never lost while the device is busy, and an overflowing kernel
+/// A press is never lost while the device is busy, and an overflowing kernel
 /// buffer is counted and shown. These run on uAPI v1's buffer (no sequence numbers: the loss is
 /// inferred); `EdgeLossTests` runs the daemon's uAPI v2.
 @Suite("Device: buttons while busy")

@@ -8,7 +8,7 @@ import Weather
 import Board
 import Drivers
 
-/// Issue 13 item 5: the clock's source and the local time across a DST change.
+/// The clock's source and the local time across a DST change.
 @Suite("Device: clock and zone")
 struct ClockTests {
     @Test("the spring-forward night in Berlin: 01:59 CET is followed by 03:00 CEST on the clock and the hours", .enabled(if: DeviceRig.hasZones))
@@ -49,7 +49,7 @@ struct ClockTests {
         #expect(board.device.state.model.clock == ClockTime(hour: 10, minute: 0))
     }
 
-    @Test("with no network the first fix gives the zone from the position table (issue 16)", .enabled(if: DeviceRig.hasZones))
+    @Test("with no network the first fix gives the zone from the position table", .enabled(if: DeviceRig.hasZones))
     func zoneFromPositionOffline() {
         let board = DeviceRig.make { $0.weather = .offline }
         board.advance(by: .seconds(10))
@@ -63,7 +63,7 @@ struct ClockTests {
     }
 }
 
-/// Issue 13 item 6: `automatic` brightness follows the sun at the shown place.
+/// `automatic` brightness follows the sun at the shown place.
 @Suite("Device: night dimming")
 struct DimmingTests {
     static func contrast(_ board: SimulatedBoard) -> (contrast: UInt8, precharge: UInt8)? {

@@ -5,7 +5,7 @@ import HALSim
 import Screens
 import Testing
 
-/// Issue 24 item 4: edges the kernel drops are counted from its own sequence numbers (uAPI v2, as
+/// Edges the kernel drops are counted from its own sequence numbers (uAPI v2, as
 /// the daemon reads them; the twin numbers and drops its events as `gpiolib-cdev.c` does), and
 /// "Btn N edges lost" goes once a minute passes without another loss.
 @Suite("Device: edges the kernel dropped")

@@ -6,7 +6,7 @@ import Screens
 import Testing
 import Weather
 
-/// Issue 13 item 10: the device keeps running through faults and recovers by itself.
+/// The device keeps running through faults and recovers by itself.
 @Suite("Device: faults")
 struct FaultTests {
     @Test("an I²C NACK mid-frame: the display is marked failing, retried, and the panel recovers")

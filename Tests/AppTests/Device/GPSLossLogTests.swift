@@ -4,7 +4,7 @@ import HAL
 import HALSim
 import Testing
 
-/// Issue 24: the device says when the GPS link loses sentences, in one log line starting
+/// The device says when the GPS link loses sentences, in one log line starting
 /// `GPS: lost `, at most one a minute, and never on a clean link (what the virtual board
 /// asserts after its 10-minute run at 115,200 Bd).
 @Suite("Device: GPS losses in the log")

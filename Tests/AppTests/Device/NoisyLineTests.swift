@@ -5,7 +5,7 @@ import HALSim
 import Screens
 import Testing
 
-/// Issue 24 item 4: a line that toggles faster than any finger (a floating input, a broken wire)
+/// A line that toggles faster than any finger (a floating input, a broken wire)
 /// is shown as a fault, makes no gestures and stops waking the loop; once quiet it works again.
 @Suite("Device: a noisy button line")
 struct NoisyLineTests {

@@ -6,7 +6,7 @@ import Store
 import SystemPackage
 import Testing
 
-/// Issue 13 item 10: a simulated day with random faults from a seed. The device must not
+/// A simulated day with random faults from a seed. The device must not
 /// crash, and no commit the store acknowledged may be lost: at random moments the medium is
 /// copied, the copy loses power, and the store opened on it must hold at least every commit
 /// acknowledged by then.

@@ -4,7 +4,7 @@ import HAL
 import Testing
 import Weather
 
-/// The network edge's worker thread (issue 24): every reload made a link and stopped the old
+/// The network edge's worker thread: every reload made a link and stopped the old
 /// one, whose thread was joinable and never joined, so its stack stayed mapped (46 reloads, 47
 /// stacks); the loop's every turn woke the worker for nothing; a failed `pthread_create` left a
 /// link that never answered.

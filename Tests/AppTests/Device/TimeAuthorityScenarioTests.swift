@@ -8,7 +8,7 @@ import Testing
 import SystemPackage
 import Weather
 
-/// Issue 23: one authority for time on the simulated board, whose system clock, GPS time and
+/// One authority for time on the simulated board, whose system clock, GPS time and
 /// monotonic clock are set apart (`SimulationSetup.systemClockOffset`, script clock events).
 /// Each scenario asserts on the state and on the glass.
 @Suite("Device: one authority for time")
