@@ -102,7 +102,7 @@ struct SeriesDecodingTests {
         #expect(error == .malformed("minutely_15_units.snowfall: unknown unit \"furlong\""))
     }
 
-    @Test("Corpus: the Open-Meteo fixtures predate issue 25 and decode with empty series", .enabled(if: WeatherCorpus.isPresent))
+    @Test("Corpus: the Open-Meteo fixtures predate the pressure and 15-minute series and decode with empty series", .enabled(if: WeatherCorpus.isPresent))
     func corpusOpenMeteo() throws {
         for name in ["open-meteo-current-hourly-daily.json", "open-meteo-imperial-forecast-hours.json"] {
             let report = try OpenMeteo.report(try WeatherCorpus.bytes(name))

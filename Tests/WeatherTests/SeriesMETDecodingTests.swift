@@ -3,7 +3,7 @@ import HAL
 import Testing
 @testable import Weather
 
-/// MET Norway's share of issue 25: `air_pressure_at_sea_level` of every step (hPa, `meta.units`)
+/// MET Norway's share of the barograph and the "next two hours" line: `air_pressure_at_sea_level` of every step (hPa, `meta.units`)
 /// and the `next_1_hours` periods (`summary.symbol_code`, `details.precipitation_amount` in mm),
 /// which MET leaves out past the hourly steps (`ForecastJSON.md`).
 @Suite("Pressure and nowcast decoding: MET Norway")

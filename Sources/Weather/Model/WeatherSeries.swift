@@ -1,7 +1,7 @@
 import HAL
 
-/// The provider's mean sea-level pressure at one instant (issue 25 §1: every device has a
-/// trend, with or without a sensor). Open-Meteo: hourly `pressure_msl`, instantaneous, hPa, with
+/// The provider's mean sea-level pressure at one instant (the barograph: every device has a
+/// pressure trend, with or without a sensor). Open-Meteo: hourly `pressure_msl`, instantaneous, hPa, with
 /// the past hours the request asks for (its docs' "Hourly Parameter Definition"); MET Norway:
 /// `instant.details.air_pressure_at_sea_level` of every step, hPa (`meta.units`), forecast only.
 public struct PressurePoint: Sendable, Equatable {
@@ -15,7 +15,7 @@ public struct PressurePoint: Sendable, Equatable {
     }
 }
 
-/// One short period of the near future, for the "next two hours" line (issue 25 §2).
+/// One short period of the near future, for the "next two hours" line.
 ///
 /// Open-Meteo's `minutely_15` labels a step with the end of its period: `precipitation`, `rain`
 /// and `snowfall` are the "preceding 15 minutes sum" and `wind_gusts_10m` the "preceding 15 min

@@ -1,6 +1,6 @@
 import HAL
 
-/// The barograph's and the "next two hours" line's share of an Open-Meteo answer (issue 25):
+/// The barograph's and the "next two hours" line's share of an Open-Meteo answer:
 /// the hourly `pressure_msl` column and the `minutely_15` block.
 extension OpenMeteoDecoder {
     /// Every hour of the hourly block with its sea-level pressure; nil where the column has
