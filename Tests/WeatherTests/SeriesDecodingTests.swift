@@ -3,7 +3,7 @@ import HAL
 import Testing
 @testable import Weather
 
-/// Issue 25's data: the provider's sea-level pressure behind and ahead of "now", and the short
+/// The barograph's and the "next two hours" line's data: the provider's sea-level pressure behind and ahead of "now", and the short
 /// steps of the next hours, from bodies built after the documented formats (Open-Meteo's
 /// "Hourly/15-Minutely Parameter Definition" and JSON return object; MET's `ForecastJSON.md`),
 /// with the units they state, `null`s and missing blocks.
