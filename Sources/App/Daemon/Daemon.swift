@@ -10,7 +10,8 @@ import Store
 import SystemPackage
 import Weather
 
-/// `thunderstorm run`: the device on a real board under systemd (ARCHITECTURE §4, §6).
+/// `thunderstorm run`: the device on a real board under systemd (docs/design/architecture.md,
+/// "The loop" and "Under systemd"; the exit codes are in docs/reference/exit-codes.md).
 ///
 /// One `DeviceLoop` runs the current `DaemonBoard`. Around it the daemon speaks systemd's notify
 /// protocol (`READY=1` once the first frame is on the glass, `STATUS=` when the status line

@@ -141,7 +141,7 @@ extension Device {
         frame.draw(Bitmap(width: canvas.width, height: canvas.height, bytes: canvas.bytes), x: offset.x, y: offset.y, mode: .overlay)
     }
 
-    /// The night level: contrast and pre-charge together on an OLED (device-runtime.md §3);
+    /// The night level: contrast and pre-charge together on an OLED (docs/design/parts.md, "Burn-in");
     /// a character LCD keeps its backlight.
     func setDimmed(_ dim: Bool) {
         guard oled != nil else { return }
