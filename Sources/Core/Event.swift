@@ -40,6 +40,9 @@ public enum Event: Sendable {
     /// The zone could not be loaded (no tzdata, an unknown name): the reason, for the log.
     case zoneFailed(String, ZoneSource, reason: String)
     case indoor(IndoorReading)
+    /// A 3D fix's height above mean sea level, metres (sent at most once a minute): what the
+    /// barograph reduces the sensor's pressure with.
+    case altitude(Double)
     case display(DisplayHealth)
     /// The kernel dropped this many more button edges (its event buffer overflowed), counted
     /// from the gaps in its sequence numbers.

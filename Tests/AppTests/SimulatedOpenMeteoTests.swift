@@ -44,7 +44,7 @@ struct SimulatedOpenMeteoTests {
         return report
     }
 
-    @Test("the real decoder reads it: current, 72 hours from local midnight, 3 days, the zone", arguments: places)
+    @Test("the real decoder reads it: current, 96 hours from 48 before the current hour, 3 days, the zone", arguments: places)
     func decodes(place: Place) throws {
         let time = WallTime.utc(place.time)
         let report = try Self.fetch(place, at: time)
@@ -64,9 +64,10 @@ struct SimulatedOpenMeteoTests {
         #expect(now.windDirection.map { (0..<360).contains($0) } == true)
         #expect(now.precipitation.map { $0 >= 0 } == true)
 
-        #expect(report.hours.count == 72)
-        let midnight = localTime(time, in: place.zone()).date.daysSinceEpoch * 86_400 - Int64(offset)
-        #expect(report.hours.first?.time == WallTime(seconds: midnight))
+        #expect(report.hours.count == 96)
+        let local = time.seconds + Int64(offset)
+        let hour = local - local % 3_600 - Int64(offset)
+        #expect(report.hours.first?.time == WallTime(seconds: hour - 48 * 3_600))
         #expect(zip(report.hours, report.hours.dropFirst()).allSatisfy { $1.time - $0.time == .seconds(3_600) })
         #expect(report.hours.allSatisfy { $0.temperature != nil && $0.condition != nil && $0.precipitationChance != nil })
 
@@ -98,7 +99,7 @@ struct SimulatedOpenMeteoTests {
         }
         #expect(sunrise == .utc("2026-01-15T07:09:00Z") || abs((sunrise - .utc("2026-01-15T07:09:00Z")).components.seconds) <= 120)
         #expect(abs((sunset - .utc("2026-01-15T15:24:00Z")).components.seconds) <= 120)
-        for hour in berlin.hours.prefix(24) {
+        for hour in SimulatedOpenMeteoValueTests.today(berlin) {
             #expect(hour.condition?.isNight == !(sunrise <= hour.time && hour.time < sunset))
         }
     }
@@ -110,8 +111,17 @@ struct SimulatedOpenMeteoValueTests {
     typealias Base = SimulatedOpenMeteoTests
     static let berlin = Base.places[1]
 
-    /// The local hour `hour` of `report`'s hourly block on day `day` (0 = today).
-    static func hour(_ report: WeatherReport, day: Int, _ hour: Int) -> HourlyPoint { report.hours[day * 24 + hour] }
+    /// The local hour `hour` of `report`'s hourly block on day `day` (0 = the fetch's day).
+    static func hour(_ report: WeatherReport, day: Int, _ hour: Int) -> HourlyPoint? {
+        let offset = Int64(report.utcOffsetSeconds)
+        let local = report.fetchedAt.seconds + offset
+        let midnight = local - local % 86_400 - offset
+        let time = WallTime(seconds: midnight + Int64(day * 86_400 + hour * 3_600))
+        return report.hours.first { $0.time == time }
+    }
+
+    /// The 24 hours of the fetch's local day (the block starts 48 hours before the fetch).
+    static func today(_ report: WeatherReport) -> [HourlyPoint] { (0..<24).compactMap { hour(report, day: 0, $0) } }
 
     @Test("on a clear day the afternoon is warmer than the early morning, by several degrees", arguments: [0, 1])
     func clearDays(placeIndex: Int) throws {
@@ -122,11 +132,12 @@ struct SimulatedOpenMeteoValueTests {
         var clearDays = 0
         for dayOffset in 0..<60 {
             let report = try Base.fetch(place, at: start + .seconds(86_400 * Int64(dayOffset)))
-            let today = report.hours.prefix(24)
+            let today = Self.today(report)
+            try #require(today.count == 24)
             guard today[3...18].allSatisfy({ $0.condition?.code == "0" || $0.condition?.code == "1" }) else { continue }
             clearDays += 1
-            let early = try #require(Self.hour(report, day: 0, 5).temperature)
-            let afternoon = try #require(Self.hour(report, day: 0, 15).temperature)
+            let early = try #require(Self.hour(report, day: 0, 5)?.temperature)
+            let afternoon = try #require(Self.hour(report, day: 0, 15)?.temperature)
             #expect(afternoon >= early + 4, "\(place.name) +\(dayOffset) d: 05:00 \(early) °C, 15:00 \(afternoon) °C")
             let coolest = try #require(today.compactMap(\.temperature).min())
             let coolestHour = try #require(today.firstIndex { $0.temperature == coolest })
@@ -141,7 +152,7 @@ struct SimulatedOpenMeteoValueTests {
             var total = 0.0
             for week in 0..<4 {
                 let report = try Base.fetch(place, at: .utc(time) + .seconds(7 * 86_400 * Int64(week)))
-                total += report.hours.prefix(24).compactMap(\.temperature).reduce(0, +) / 24
+                total += Self.today(report).compactMap(\.temperature).reduce(0, +) / 24
             }
             return total / 4
         }
@@ -191,7 +202,7 @@ struct SimulatedOpenMeteoValueTests {
         #expect(metric.contains(",\"utc_offset_seconds\":3600,\"timezone\":\"Europe/Berlin\",\"timezone_abbreviation\":\"GMT+1\",\"elevation\":"))
         #expect(metric.contains("\"current_units\":{\"time\":\"iso8601\",\"interval\":\"seconds\",\"temperature_2m\":\"°C\",\"relative_humidity_2m\":\"%\""))
         #expect(metric.contains("\"current\":{\"time\":\"2026-01-15T08:15\",\"interval\":900,\"temperature_2m\":"))
-        #expect(metric.contains("\"hourly\":{\"time\":[\"2026-01-15T00:00\",\"2026-01-15T01:00\","))
+        #expect(metric.contains("\"hourly\":{\"time\":[\"2026-01-13T08:00\",\"2026-01-13T09:00\","))
         #expect(metric.contains("\"daily\":{\"time\":[\"2026-01-15\",\"2026-01-16\",\"2026-01-17\"],\"weather_code\":["))
         #expect(metric.contains("\"wind_speed_10m\":\"km/h\"") && metric.contains("\"precipitation_sum\":\"mm\""))
         #expect(!metric.contains(", ") && !metric.contains(": ") && metric.hasSuffix("]}}"), "no whitespace between tokens")
@@ -219,11 +230,11 @@ struct SimulatedOpenMeteoValueTests {
         let place = Base.places[0]
         let before = try Base.fetch(place, at: .utc("2026-03-28T22:00:00Z"))  // 23:00 CET, the night before
         #expect(before.utcOffsetSeconds == 3600)
-        #expect(before.hours[0].time == .utc("2026-03-27T23:00:00Z"))
+        #expect(before.hours[0].time == .utc("2026-03-26T22:00:00Z"))  // 23:00 CET, 48 hours back
         #expect(zip(before.hours, before.hours.dropFirst()).allSatisfy { $1.time - $0.time == .seconds(3_600) })
         let after = try Base.fetch(place, at: .utc("2026-03-29T02:00:00Z"))  // 04:00 CEST
         #expect(after.utcOffsetSeconds == 7200)
-        #expect(after.hours[0].time == .utc("2026-03-28T22:00:00Z"))
+        #expect(after.hours[0].time == .utc("2026-03-27T02:00:00Z"))  // 04:00 at the body's one offset, +2
     }
 
     @Test("the same place, time and seed give the same answer; another seed other weather; a few metres change nothing")

@@ -187,10 +187,13 @@ struct OpenMeteoDecodingTests {
         #expect(imperial.url.hasSuffix("&temperature_unit=fahrenheit&wind_speed_unit=mph&precipitation_unit=inch"))
         let local = OpenMeteoService(baseURL: "http://127.0.0.1:8080/", identity: ClientIdentity(contact: "x"))
         #expect(local.request(for: order).url.hasPrefix("http://127.0.0.1:8080/v1/forecast?latitude=52.52&"))
-        // 19 variables: the call counts 1.9 against the limits.
+        // 25 variables: the call counts 2.5 against the limits.
         let variables = OpenMeteoService.currentVariables.count + OpenMeteoService.hourlyVariables.count
-            + OpenMeteoService.dailyVariables.count
-        #expect(variables == 19)
+            + OpenMeteoService.dailyVariables.count + OpenMeteoService.minutely15Variables.count
+        #expect(variables == 25)
+        // Issue 25: 48 hours of pressure behind the current hour, 48 ahead, three hours of 15-minute steps.
+        #expect(metric.url.contains("pressure_msl&daily="))
+        #expect(metric.url.contains("&past_hours=48&forecast_hours=48&minutely_15=precipitation,rain,snowfall,wind_gusts_10m,weather_code&forecast_minutely_15=12"))
     }
 
     @Test("decimal text for URLs", arguments: [

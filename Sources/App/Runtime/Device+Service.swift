@@ -44,6 +44,7 @@ extension Device {
         location.readAvailable()
         location.tick()
         reportGPSLosses()
+        sendAltitude()
         let report = gpsReport()
         guard report != lastGPS else { return }
         var detailed = report
@@ -78,6 +79,14 @@ extension Device {
         return GPSReport(
             kind: kind, position: kind == .fix ? last : nil, lastPosition: last, satellites: satellites,
             threeD: kind == .fix && threeD)
+    }
+
+    /// A 3D fix's height for the barograph, at most once a minute: the logic smooths it over
+    /// minutes (`AltitudeTrack`), so every epoch's would be work without news.
+    func sendAltitude() {
+        guard moment.now >= nextAltitude, let fix = location.currentFix, fix.mode == .threeD, let height = fix.altitudeMSL else { return }
+        nextAltitude = moment.now + .seconds(60)
+        send(.altitude(height.doubleValue))
     }
 
     /// Degrees rounded to 10⁻⁴ (~10 m): a receiver's jitter at rest is not news.

@@ -9,7 +9,7 @@ import SystemPackage
 import Weather
 
 /// The device: one `AppState`, the hardware it reads and drives, and the rules for turning the
-/// one into the other (ARCHITECTURE §4).
+/// one into the other (docs/design/architecture.md, "The loop").
 ///
 /// The loop (virtual, or poll(2) on Linux) calls `service()` whenever something may have
 /// happened (a descriptor is readable, `nextDeadline` passed) and nothing else. Each call reads
@@ -65,6 +65,8 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
     var lossesReportedAt: Instant
     var nextLossLine = Instant.zero
     var sensorDue: Instant?
+    /// When the next fix's height may go to the barograph.
+    var nextAltitude = Instant.zero
     var displayRetryAt: Instant?
     var displayFailures = 0
     var lcdBusyUntil: Instant?

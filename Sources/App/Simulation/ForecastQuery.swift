@@ -14,6 +14,7 @@ struct ForecastQuery: Sendable, Equatable {
     var current: [String] = []
     var hourly: [String] = []
     var daily: [String] = []
+    var minutely15: [String] = []
     /// `auto` (the simulation's one zone), `UTC`/`GMT`, or that zone's own name; nil when the
     /// request names none, and then every time is GMT (§2: daily values need a zone).
     var timezone: String?
@@ -21,6 +22,17 @@ struct ForecastQuery: Sendable, Equatable {
     var forecastDays = 7
     /// With it, the hourly block starts at the current hour (§2); without it, at local midnight.
     var forecastHours: Int?
+    /// Days before today, for the daily block and, without `past_hours`/`forecast_hours`, the
+    /// hourly one (0…92, the forecast API's `pastDaysMax`).
+    var pastDays = 0
+    /// Hours before the current one. With either of the two hourly counts the server's
+    /// `getTimerange2` (`ForecastapiQuery.swift`) starts at the current hour minus `past_hours`
+    /// and, when `forecast_hours` is absent, runs 16 days (`forecastDaysMax * 24`) ahead.
+    var pastHours: Int?
+    /// The same for the 15-minute block, from the current 15-minute step; without either count
+    /// it is three days from local midnight.
+    var pastMinutely15: Int?
+    var forecastMinutely15: Int?
     var temperatureUnit = TemperatureUnit.celsius
     var windSpeedUnit = WindSpeedUnit.kmh
     var precipitationUnit = PrecipitationUnit.mm
@@ -31,6 +43,12 @@ struct ForecastQuery: Sendable, Equatable {
         "cloud_cover", "pressure_msl", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m",
     ]
     static let hourlyVariables = currentVariables.union(["precipitation_probability"])
+    /// Open-Meteo's 15-minute variables that the simulation computes (open-meteo.com/en/docs,
+    /// "15-Minutely Weather Variables").
+    static let minutely15Variables: Set<String> = [
+        "temperature_2m", "relative_humidity_2m", "apparent_temperature", "precipitation", "rain", "snowfall",
+        "weather_code", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "is_day",
+    ]
     static let dailyVariables: Set<String> = [
         "weather_code", "temperature_2m_max", "temperature_2m_min", "sunrise", "sunset", "precipitation_sum",
         "precipitation_probability_max", "wind_speed_10m_max",
@@ -61,6 +79,7 @@ struct ForecastQuery: Sendable, Equatable {
         query.current = try variables(parameters["current"], key: "current", known: currentVariables)
         query.hourly = try variables(parameters["hourly"], key: "hourly", known: hourlyVariables)
         query.daily = try variables(parameters["daily"], key: "daily", known: dailyVariables)
+        query.minutely15 = try variables(parameters["minutely_15"], key: "minutely_15", known: minutely15Variables)
         query.timezone = parameters["timezone"]
         if let text = parameters["forecast_days"] {
             guard let days = Int(text), (0...16).contains(days) else {
@@ -74,6 +93,7 @@ struct ForecastQuery: Sendable, Equatable {
             }
             query.forecastHours = hours
         }
+        try query.readPastAndMinutely(parameters)
         query.temperatureUnit = try unit(parameters["temperature_unit"], key: "temperature_unit", default: .celsius)
         query.windSpeedUnit = try unit(parameters["wind_speed_unit"], key: "wind_speed_unit", default: .kmh)
         query.precipitationUnit = try unit(parameters["precipitation_unit"], key: "precipitation_unit", default: .mm)
@@ -111,6 +131,23 @@ struct ForecastQuery: Sendable, Equatable {
                 status: 400, reason: "Cannot initialize \(Unit.self) from invalid String value \(text) for key \(key)")
         }
         return unit
+    }
+
+    /// `past_days`, `past_hours` and the two 15-minute counts, refused out of range as the
+    /// server refuses them (`ForecastapiError.pastDaysInvalid`, `.forecastDaysInvalid`).
+    private mutating func readPastAndMinutely(_ parameters: [String: String]) throws(Refusal) {
+        func count(_ key: String, max: Int, past: Bool) throws(Refusal) -> Int? {
+            guard let text = parameters[key] else { return nil }
+            guard let value = Int(text), value >= 0, value <= max else {
+                let what = past ? "Past days" : "Forecast days"
+                throw Refusal(status: 400, reason: "\(what) is invalid. Allowed range 0 to \(max). Given \(text).")
+            }
+            return value
+        }
+        pastDays = try count("past_days", max: 92, past: true) ?? 0
+        pastHours = try count("past_hours", max: 92 * 24, past: true)
+        pastMinutely15 = try count("past_minutely_15", max: 92 * 96, past: true)
+        forecastMinutely15 = try count("forecast_minutely_15", max: 16 * 96, past: false)
     }
 
     /// `%2C` → `,` and `+` → space; a malformed escape stays as it is.

@@ -29,6 +29,7 @@ struct OpenMeteoBody {
         out += ",\"timezone\":\"\(timezone)\",\"timezone_abbreviation\":\"\(abbreviation)\""
         out += ",\"elevation\":\(Self.fixed(elevation, 1))"
         if !query.current.isEmpty { out += current() }
+        if !query.minutely15.isEmpty { out += minutely15() }
         if !query.hourly.isEmpty { out += hourly() }
         if !query.daily.isEmpty { out += daily() }
         return out + "}"
@@ -51,17 +52,20 @@ struct OpenMeteoBody {
         return ",\"current_units\":{\(units)},\"current\":{\(values)}"
     }
 
-    /// From local midnight for `forecast_days` days, or from the current hour for
-    /// `forecast_hours` hours. Precipitation is the sum over the hour before each time.
+    /// With `past_hours` or `forecast_hours`, from the current hour minus `past_hours` for
+    /// both counts (16 days ahead when `forecast_hours` is absent, as the server does); else
+    /// from local midnight `past_days` back for the days. Precipitation is the sum over the
+    /// hour before each time.
     private func hourly() -> String {
         let local = now.seconds + Int64(offset)
         let first: Int64, count: Int
-        if let hours = query.forecastHours {
-            first = local - Self.modulo(local, 3_600) - Int64(offset)
-            count = hours
+        if query.forecastHours != nil || query.pastHours != nil {
+            let past = query.pastHours ?? 0
+            first = local - Self.modulo(local, 3_600) - Int64(offset) - Int64(past) * 3_600
+            count = past + (query.forecastHours ?? 16 * 24)
         } else {
-            first = local - Self.modulo(local, 86_400) - Int64(offset)
-            count = query.forecastDays * 24
+            first = local - Self.modulo(local, 86_400) - Int64(offset) - Int64(query.pastDays) * 86_400
+            count = (query.pastDays + query.forecastDays) * 24
         }
         let times = (0..<count).map { WallTime(seconds: first + Int64($0) * 3_600) }
         let samples = times.map { climate.sample(at: $0) }
@@ -83,7 +87,7 @@ struct OpenMeteoBody {
         var units = "\"time\":\"iso8601\""
         var columns: [String: [String]] = [:]
         var dates: [String] = []
-        for index in 0..<Int64(query.forecastDays) {
+        for index in -Int64(query.pastDays)..<Int64(query.forecastDays) {
             let date = CivilDate(daysSinceEpoch: today + index)
             dates.append("\"\(date)\"")
             let midnight = date.daysSinceEpoch * 86_400 - Int64(offset)
@@ -103,6 +107,48 @@ struct OpenMeteoBody {
             text += ",\"\(name)\":[" + (columns[name] ?? []).joined(separator: ",") + "]"
         }
         return ",\"daily_units\":{\(units)},\"daily\":{\(text)}"
+    }
+
+    /// 15-minute steps labelled at their end: sums and the gust maximum cover the 15 minutes
+    /// before the label, the code is the label's instant (open-meteo.com/en/docs, "15-Minutely
+    /// Parameter Definition"). With `past_minutely_15` or `forecast_minutely_15`, from the
+    /// current step minus the past count (three days ahead without the forecast count); else
+    /// three days from local midnight, the server's fallback.
+    private func minutely15() -> String {
+        let local = now.seconds + Int64(offset)
+        let first: Int64, count: Int
+        if query.forecastMinutely15 != nil || query.pastMinutely15 != nil {
+            let past = query.pastMinutely15 ?? 0
+            first = local - Self.modulo(local, 900) - Int64(offset) - Int64(past) * 900
+            count = past + (query.forecastMinutely15 ?? 3 * 96)
+        } else {
+            first = local - Self.modulo(local, 86_400) - Int64(offset)
+            count = 3 * 96
+        }
+        let times = (0..<count).map { WallTime(seconds: first + Int64($0) * 900) }
+        let instants = times.map { climate.sample(at: $0) }
+        let periods = times.map { climate.sample(at: $0 - .seconds(450)) }
+        var units = "\"time\":\"iso8601\""
+        var columns = "\"time\":[" + times.map { "\"\(localText($0))\"" }.joined(separator: ",") + "]"
+        for name in query.minutely15 {
+            units += ",\"\(name)\":\"\(unit(name))\""
+            let items = times.indices.map { quarterValue(name, instant: instants[$0], period: periods[$0]) }
+            columns += ",\"\(name)\":[" + items.joined(separator: ",") + "]"
+        }
+        return ",\"minutely_15_units\":{\(units)},\"minutely_15\":{\(columns)}"
+    }
+
+    /// One 15-minute value: what falls in the period, split into rain or snow by the period's
+    /// code; snow as cm of depth (Open-Meteo's docs: 7 cm of snow is about 10 mm of water).
+    private func quarterValue(_ name: String, instant: SimulatedClimate.Sample, period: SimulatedClimate.Sample) -> String {
+        let water = period.precipitationRate * 0.25
+        switch name {
+        case "precipitation": return amount(water)
+        case "rain": return amount(period.isSnow ? 0 : water)
+        case "snowfall": return snow(period.isSnow ? water * 0.7 : 0)
+        case "wind_gusts_10m": return speed(period.windGusts)
+        default: return value(name, instant, precipitation: water)
+        }
     }
 
     // MARK: Values
@@ -166,6 +212,11 @@ struct OpenMeteoBody {
         query.precipitationUnit == .inch ? Self.fixed(millimetres / 25.4, 3) : Self.fixed(millimetres, 2)
     }
 
+    /// Snow depth: cm, or inch with `precipitation_unit=inch`.
+    private func snow(_ centimetres: Double) -> String {
+        query.precipitationUnit == .inch ? Self.fixed(centimetres / 2.54, 3) : Self.fixed(centimetres, 2)
+    }
+
     /// The unit strings of the `*_units` blocks (sdk `Unit.swift`: `mp/h`, not `mph`).
     private func unit(_ name: String) -> String {
         switch name {
@@ -178,7 +229,8 @@ struct OpenMeteoBody {
             case .mph: "mp/h"
             case .kn: "kn"
             }
-        case "precipitation", "precipitation_sum": query.precipitationUnit == .inch ? "inch" : "mm"
+        case "precipitation", "precipitation_sum", "rain": query.precipitationUnit == .inch ? "inch" : "mm"
+        case "snowfall": query.precipitationUnit == .inch ? "inch" : "cm"
         case "relative_humidity_2m", "precipitation_probability", "precipitation_probability_max", "cloud_cover": "%"
         case "weather_code": "wmo code"
         case "pressure_msl": "hPa"

@@ -44,6 +44,9 @@ struct SimulatedClimate: Sendable {
         var windDirection: Double
         var windGusts: Double
         var isDay: Bool
+
+        /// Snow or snow showers (WMO 71–77, 85, 86): what falls is counted as snowfall, not rain.
+        var isSnow: Bool { (71...77).contains(weatherCode) || weatherCode == 85 || weatherCode == 86 }
     }
 
     /// The day (mean solar time at the longitude) that `seconds` falls in.
@@ -102,14 +105,35 @@ struct SimulatedClimate: Sendable {
         return today.mean  // not reached: yesterday's low is before today's start, tomorrow's high after its end
     }
 
-    /// Sea-level pressure, moving in a straight line from one solar noon's value to the next.
+    /// Sea-level pressure: a straight line from one solar noon's value to the next, and a front
+    /// through every wet day (`frontDip`).
     func pressure(at t: Double) -> Double {
         let x = (t + longitude * 240 - 43_200) / 86_400
         let day = Int64(x.rounded(.down))
         let f = x - Double(day)
         let a = SimulatedDay.weather(climate: self, day: day).pressure
         let b = SimulatedDay.weather(climate: self, day: day + 1).pressure
-        return a + (b - a) * f
+        return a + (b - a) * f - frontDip(at: t)
+    }
+
+    /// How far a passing front pulls the pressure down at `t`, hPa: a trough centred on a wet
+    /// day's spell, 24 hours wide, falling ahead of the rain and rising behind it as a cold
+    /// front's does; 3 hPa plus 1 per mm/h of the spell's peak, at most 10. The steepest 3 hours
+    /// of a 10 hPa trough fall 3.8 hPa, just past the Met Office's "falling quickly" (3.6 hPa in
+    /// 3 h, `PressureTendency.Rate`), so the simulated barograph sees slow and quick falls alike
+    /// (on top of the day-to-day line).
+    func frontDip(at t: Double) -> Double {
+        let halfWidth = 12.0 * 3_600
+        let today = solarDay(containing: t)
+        var dip = 0.0
+        for day in (today - 1)...(today + 1) {
+            guard let spell = SimulatedDay.weather(climate: self, day: day).spell else { continue }
+            let centre = Double(day) * 86_400 - longitude * 240 + (spell.startHour + spell.hours / 2) * 3_600
+            let distance = abs(t - centre)
+            guard distance < halfWidth else { continue }
+            dip += min(3 + spell.peakRate, 10) * (1 + cos(Double.pi * distance / halfWidth)) / 2
+        }
+        return dip
     }
 
     /// The day's mean temperature from the climate alone (no weather), °C.

@@ -7,10 +7,12 @@ import Weather
 /// in tests and in `simulate` without a network.
 ///
 /// The request's URL is read as the service reads it (`ForecastQuery`): position, the
-/// variables of each block, `timezone`, `forecast_days`, `forecast_hours` and the three unit
-/// parameters; what the service would refuse gets its 400 with `{"error":true,"reason":…}`.
+/// variables of each block (`minutely_15` too), `timezone`, `forecast_days`, `past_days`, the
+/// hourly and 15-minute past and forecast counts, and the three unit parameters; what the
+/// service would refuse gets its 400 with `{"error":true,"reason":…}`.
 /// The values come from `SimulatedClimate`: deterministic in (position, time, seed), with a
-/// diurnal curve, sun, rain and snow that follow the latitude and the season.
+/// diurnal curve, sun, rain and snow that follow the latitude and the season, and a front
+/// through the pressure on every wet day.
 ///
 /// The simulation has one zone, the one given to `init`: `timezone=auto` (Open-Meteo's "the
 /// zone of the coordinates") answers with it wherever the position is, so a test picks the zone

@@ -8,6 +8,9 @@ extension AppState {
     /// the undo window of a removal, a long press of the button that removed brings the place
     /// back, whatever that button's long press otherwise does.
     mutating func button(_ gesture: ButtonGesture, _ moment: Moment, _ effects: inout [Effect]) {
+        // A storm alarm on the screen: the first press of any button acknowledges it, and only
+        // that (a person reaching for the display to silence it must not change a setting).
+        if acknowledgeStormAlarm(&effects) { return }
         if let removal = pendingRemoval, gesture.kind == .long, gesture.button == removal.button,
             moment.now < removal.deadline
         {

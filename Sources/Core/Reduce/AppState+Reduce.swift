@@ -53,11 +53,14 @@ extension AppState {
         case .zoneFailed(let name, let source, let reason):
             zoneFailed(name, source, reason, moment, &effects)
         case .indoor(let reading):
+            if case .reading(_, _, let pressure) = reading { stationPressure(pressure, moment, &effects) }
             if indoor != reading {
                 indoor = reading
                 model.indoor = IndoorPanel(reading)
                 if screen == .indoor { frameDirty = true }
             }
+        case .altitude(let metres):
+            altitudeTrack.add(metres, at: moment.now)
         case .display(let health):
             if display != health {
                 display = health

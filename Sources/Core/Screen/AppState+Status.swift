@@ -27,6 +27,7 @@ struct StatusKey: Equatable {
     var indoor: String?
     var droppedEdges: Int
     var noisyButtons: [String]
+    var storm: PressureTendency?
 }
 
 extension AppState {
@@ -45,7 +46,7 @@ extension AppState {
             weatherFetched: weather.state.value?.fetchedAt, weatherFailure: weather.state.failure, store: storeHealth,
             saving: saving, places: store.locations.count, refusal: refusal, notice: notice, display: display, clock: clockSource,
             zone: zone.identifier, zoneSource: zoneSource, indoor: indoorProblem, droppedEdges: droppedEdges,
-            noisyButtons: noisyButtons)
+            noisyButtons: noisyButtons, storm: stormAlarm.raised)
     }
 
     mutating func refreshStatus(_ moment: Moment) {
@@ -61,6 +62,10 @@ extension AppState {
     public var statusLines: [StatusLine] {
         var lines: [StatusLine] = []
         lines.reserveCapacity(8)
+        if let storm = stormAlarm.raised {
+            // First: the one line a sailor must not miss ("Storm −4.2 hPa/3h").
+            lines.append(StatusLine("Storm", "\(Self.signedTenths(storm.change)) hPa/3h", isProblem: true))
+        }
         lines.append(gpsLine)
         lines.append(StatusLine.weather(weather.state, zone: zone, provider: options.provider))
         lines.append(storeLine)

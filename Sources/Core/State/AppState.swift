@@ -52,6 +52,17 @@ public struct AppState {
     /// are ignored.
     public internal(set) var noisyButtons: [String] = []
     public internal(set) var dimmed = false
+    /// The indoor sensor's pressure, reduced to sea level every 10 minutes, for 48 hours.
+    public internal(set) var barograph = PressureHistory()
+    /// What the barograph says about the last three hours.
+    public internal(set) var pressureTendency = PressureHistory.Reading.unknown
+    public internal(set) var stormAlarm: StormAlarm
+    var altitudeTrack = AltitudeTrack()
+    /// The sensor's readings since the last barograph sample (their mean is the sample: the
+    /// data sheet's weather-monitoring mode takes one reading a minute, BME280 §3.5.1).
+    var stationSum = 0.0
+    var stationCount = 0
+    var nextBarographSample: WallTime?
     /// Which position of the burn-in orbit the frame is drawn at.
     public internal(set) var orbitStep = 0
 
@@ -87,6 +98,7 @@ public struct AppState {
         self.store = store
         self.storeHealth = storeHealth
         weather = WeatherRepository(random: SplitMix64(seed: seed))
+        stormAlarm = StormAlarm(options.stormAlarm)
         model = ScreenModel(
             settings: store.settings, clock: nil, place: Place(name: options.defaultName, source: .boardDefault),
             gps: .noReceiver, weather: WeatherPanel(forecast: nil))

@@ -34,6 +34,8 @@ public struct DeviceOptions: Sendable, Equatable {
     /// How long a removed place can be brought back with a long press of the same button.
     public var undoWindow: Duration = .seconds(5)
     public var provider: WeatherProvider = .openMeteo
+    /// The storm alarm on the barograph's three-hour fall (`StormAlarm`).
+    public var stormAlarm = StormAlarm.Configuration()
 
     public init(
         defaultName: String, defaultPosition: Coordinate, buttons: [Buttons], hasSensor: Bool, boardZone: String?,

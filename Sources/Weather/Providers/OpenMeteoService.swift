@@ -10,26 +10,48 @@ public struct OpenMeteoService: WeatherService {
     public var timeout: Duration
     /// Today, tomorrow and the day after (the days screen shows three).
     public var forecastDays: Int
+    /// The hourly block runs from `pastHours` before the current hour to `forecastHours` after
+    /// it: 48 hours of sea-level pressure behind "now" for the barograph (issue 25 §1), and the
+    /// screens' 48-hour horizon ahead (`RefreshPolicy.horizon`).
+    ///
+    /// Why `past_hours` and not `past_days`: the server (`ForecastapiQuery.swift`,
+    /// `getTimerange2`) counts `past_days` from local midnight and applies it to the daily block
+    /// too, so `past_days=2` gives 48 to 71 hours of history and two daily rows nobody reads;
+    /// `past_hours=48` gives exactly 48. It must come with `forecast_hours`: alone, the server
+    /// fills the forecast side with its maximum, 16 days (`forecastStepsDefault` =
+    /// `forecastDaysMax * 24`).
+    public var pastHours: Int
+    public var forecastHours: Int
+    /// 15-minute steps from the current one: 12 is three hours, so the "next two hours" still
+    /// has its whole window from an answer three refreshes (45 minutes) old. Without the
+    /// parameter the server sends three days from local midnight, 288 steps.
+    public var nowcastSteps: Int
 
     public init(
         baseURL: String = "https://api.open-meteo.com", identity: ClientIdentity, timeout: Duration = .seconds(20),
-        forecastDays: Int = 3
+        forecastDays: Int = 3, pastHours: Int = 48, forecastHours: Int = 48, nowcastSteps: Int = 12
     ) {
         self.baseURL = baseURL
         self.identity = identity
         self.timeout = timeout
         self.forecastDays = forecastDays
+        self.pastHours = pastHours
+        self.forecastHours = forecastHours
+        self.nowcastSteps = nowcastSteps
     }
 
     public var provider: WeatherProvider { .openMeteo }
 
-    /// 9 + 4 + 6 = 19 variables: a call counts as 1.9 against the limits (over 10 variables a
-    /// call counts vars/10), so 96 calls a day count as ~182 of the 10,000.
+    /// 9 + 5 + 6 + 5 = 25 variables: a call counts as 2.5 against the limits (over 10 variables
+    /// a call counts vars/10), so 96 calls a day count as 240 of the 10,000.
     static let currentVariables = [
         "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "precipitation", "weather_code",
         "pressure_msl", "wind_speed_10m", "wind_direction_10m",
     ]
-    static let hourlyVariables = ["temperature_2m", "precipitation_probability", "weather_code", "is_day"]
+    static let hourlyVariables = ["temperature_2m", "precipitation_probability", "weather_code", "is_day", "pressure_msl"]
+    /// What the "next two hours" line reads (issue 25 §2); all five are 15-minute variables of
+    /// the forecast API (open-meteo.com/en/docs, "15-Minutely Weather Variables").
+    static let minutely15Variables = ["precipitation", "rain", "snowfall", "wind_gusts_10m", "weather_code"]
     static let dailyVariables = [
         "weather_code", "temperature_2m_max", "temperature_2m_min", "sunrise", "sunset", "precipitation_sum",
     ]
@@ -44,6 +66,8 @@ public struct OpenMeteoService: WeatherService {
         url += "&daily=" + Self.dailyVariables.joined(separator: ",")
         // Daily values need a zone, or the days are GMT days (open-meteo.com/en/docs); `auto` picks the place's.
         url += "&timezone=auto&forecast_days=\(forecastDays)"
+        url += "&past_hours=\(pastHours)&forecast_hours=\(forecastHours)"
+        url += "&minutely_15=" + Self.minutely15Variables.joined(separator: ",") + "&forecast_minutely_15=\(nowcastSteps)"
         if order.units == .imperial {
             url += "&temperature_unit=fahrenheit&wind_speed_unit=mph&precipitation_unit=inch"
         }
