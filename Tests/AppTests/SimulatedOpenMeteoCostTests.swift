@@ -3,9 +3,9 @@ import HAL
 import Testing
 import Weather
 
-/// What issue 25's request costs, measured on the twin's bodies (the twin follows the server's
-/// `getTimerange2` for the past and 15-minute counts): the device's request against the one
-/// before issue 25 and against the alternatives it did not take.
+/// What the pressure history and the 15-minute steps cost, measured on the twin's bodies (the
+/// twin follows the server's `getTimerange2` for the past and 15-minute counts): the device's
+/// request against the one without them and against the alternatives it did not take.
 @Suite("Simulated Open-Meteo: the cost of the pressure history")
 struct SimulatedOpenMeteoCostTests {
     typealias Base = SimulatedOpenMeteoTests
@@ -49,7 +49,7 @@ struct SimulatedOpenMeteoCostTests {
         // minutely_15 without a count: three days from local midnight.
         #expect(noCount.report.nowcast.count == 288)
         #expect(device.bytes < pastDays.bytes && pastDays.bytes < alone.bytes && device.bytes < noCount.bytes)
-        print("Open-Meteo body bytes (simulated Berlin, 2026-01-15 08:20 CET): before issue 25 \(before.bytes), "
+        print("Open-Meteo body bytes (simulated Berlin, 2026-01-15 08:20 CET): without pressure and 15-minute steps \(before.bytes), "
             + "device's request \(device.bytes), past_days=2 \(pastDays.bytes), past_hours=48 alone \(alone.bytes), "
             + "minutely_15 without forecast_minutely_15 \(noCount.bytes)")
     }

@@ -3,7 +3,7 @@ import HAL
 import Testing
 import Weather
 
-/// Issue 25's fields in the simulated Open-Meteo: 48 hours of sea-level pressure behind the
+/// The barograph's and the next-hours line's fields in the simulated Open-Meteo: 48 hours of sea-level pressure behind the
 /// fetch and 48 ahead, with fronts passing; 15-minute precipitation for the next hours; the
 /// request's cost measured on the twin's bodies; the disk cache keeping all of it.
 @Suite("Simulated Open-Meteo: pressure and 15-minute data")

@@ -191,7 +191,7 @@ struct OpenMeteoDecodingTests {
         let variables = OpenMeteoService.currentVariables.count + OpenMeteoService.hourlyVariables.count
             + OpenMeteoService.dailyVariables.count + OpenMeteoService.minutely15Variables.count
         #expect(variables == 25)
-        // Issue 25: 48 hours of pressure behind the current hour, 48 ahead, three hours of 15-minute steps.
+        // The barograph and the next-hours line: 48 hours of pressure behind the current hour, 48 ahead, three hours of 15-minute steps.
         #expect(metric.url.contains("pressure_msl&daily="))
         #expect(metric.url.contains("&past_hours=48&forecast_hours=48&minutely_15=precipitation,rain,snowfall,wind_gusts_10m,weather_code&forecast_minutely_15=12"))
     }

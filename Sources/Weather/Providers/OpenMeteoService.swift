@@ -11,8 +11,8 @@ public struct OpenMeteoService: WeatherService {
     /// Today, tomorrow and the day after (the days screen shows three).
     public var forecastDays: Int
     /// The hourly block runs from `pastHours` before the current hour to `forecastHours` after
-    /// it: 48 hours of sea-level pressure behind "now" for the barograph (issue 25 §1), and the
-    /// screens' 48-hour horizon ahead (`RefreshPolicy.horizon`).
+    /// it: 48 hours of sea-level pressure behind "now" for the barograph (without a sensor, the
+    /// only trend there is), and the screens' 48-hour horizon ahead (`RefreshPolicy.horizon`).
     ///
     /// Why `past_hours` and not `past_days`: the server (`ForecastapiQuery.swift`,
     /// `getTimerange2`) counts `past_days` from local midnight and applies it to the daily block
@@ -49,7 +49,7 @@ public struct OpenMeteoService: WeatherService {
         "pressure_msl", "wind_speed_10m", "wind_direction_10m",
     ]
     static let hourlyVariables = ["temperature_2m", "precipitation_probability", "weather_code", "is_day", "pressure_msl"]
-    /// What the "next two hours" line reads (issue 25 §2); all five are 15-minute variables of
+    /// What the "next two hours" line reads; all five are 15-minute variables of
     /// the forecast API (open-meteo.com/en/docs, "15-Minutely Weather Variables").
     static let minutely15Variables = ["precipitation", "rain", "snowfall", "wind_gusts_10m", "weather_code"]
     static let dailyVariables = [
