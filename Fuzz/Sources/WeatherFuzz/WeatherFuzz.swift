@@ -35,8 +35,14 @@ func check(_ report: WeatherReport) {
     }
     for hour in report.hours { invariant(finite(hour.temperature) && finite(hour.precipitation), "hourly value") }
     for day in report.days { invariant(finite(day.low) && finite(day.high) && finite(day.precipitation), "daily value") }
+    for point in report.pressures { invariant(finite(point.hectopascals), "pressure value") }
+    for step in report.nowcast {
+        invariant(step.length > .zero, "nowcast step without length")
+        for value in [step.precipitation, step.rain, step.snowfall, step.windGusts] { invariant(finite(value), "nowcast value") }
+    }
     if report.provider == .metNorway {
         invariant(zip(report.hours, report.hours.dropFirst()).allSatisfy { $0.time <= $1.time }, "MET steps out of order")
+        invariant(zip(report.pressures, report.pressures.dropFirst()).allSatisfy { $0.time <= $1.time }, "MET pressures out of order")
     }
     // The screens at the fetch, in a day, and beyond the horizon.
     for offset in [0, 3600 * 5, 86_400, 86_400 * 3] {
