@@ -44,7 +44,7 @@ struct SimulatedOpenMeteoSeriesTests {
         #expect(fronts >= 2, "\(fronts) fronts in 30 days")
     }
 
-    @Test("15-minute precipitation: wet steps exist, each is rain or snow, and four of them make the hour")
+    @Test("15-minute precipitation: wet steps exist, and each is rain or snow (rain plus snow as water is the precipitation)")
     func quarterHours() throws {
         var wet = 0
         for day in 0..<30 {
