@@ -8,6 +8,13 @@ moving the simulated pull (Documentation/admin-guide/gpio/gpio-sim.rst).
       the contact chatters first: K short down/up toggles within the first few ms, as a real
       switch does; likewise on release. Prints {"down": T, "up": T, …} in CLOCK_MONOTONIC
       seconds: "down" is the first edge of the press, "settled" the last edge of the press bounce.
+  buttons.py noise LINE [--rate 100] [--seconds 4] [--random SEED]
+      a line that toggles on its own (a floating input, a broken wire): the pull flips RATE
+      times a second for SECONDS, evenly, or with --random at exponentially distributed gaps of
+      mean 1/RATE (a Poisson process, as a floating input's crossings are modelled), and ends
+      pulled up (at rest). Prints what was achieved, from the guest's CLOCK_MONOTONIC read after
+      each write: the edges, their rate, and how many levels lasted 20 ms or more (the board's
+      default debounce period: only those can pass the kernel's debounce).
 
 The daemon requests the lines with bias=pull-up, which gpio-sim takes as the line's pull: the
 line rests high, and a press is a pull-down, like a switch to GND against the Pi's pull-up.
@@ -90,6 +97,37 @@ def press(offset, hold_ms, bounce, bounce_us):
                       "released": released, "bounce": bounce}))
 
 
+def noise(offset, rate, seconds, seed):
+    import random
+    fd = os.open(pull_path(offset), os.O_WRONLY)
+    rng = random.Random(seed) if seed is not None else None
+    stamps = []
+    down = False
+    start = time.monotonic()
+    due = start
+    while True:
+        due += rng.expovariate(rate) if rng else 1.0 / rate
+        if due - start >= seconds:
+            break
+        wait = due - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        down = not down
+        os.pwrite(fd, b"pull-down" if down else b"pull-up", 0)
+        stamps.append(time.monotonic())
+    if down:
+        os.pwrite(fd, b"pull-up", 0)
+        stamps.append(time.monotonic())
+    os.close(fd)
+    holds = [b - a for a, b in zip(stamps, stamps[1:])]
+    span = stamps[-1] - stamps[0] if len(stamps) > 1 else 0.0
+    print(json.dumps({"line": offset, "edges": len(stamps), "started": stamps[0] if stamps else start,
+                      "ended": stamps[-1] if stamps else start, "rate": (len(stamps) - 1) / span if span else 0.0,
+                      "holds_20ms_or_more": sum(1 for h in holds if h >= 0.020),
+                      "longest_hold_ms": max(holds) * 1000 if holds else 0.0,
+                      "pattern": "random" if rng else "even"}))
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
@@ -101,9 +139,16 @@ def main():
     p.add_argument("--hold-ms", type=int, default=80)
     p.add_argument("--bounce", type=int, default=4)
     p.add_argument("--bounce-us", type=int, default=600)
+    n = sub.add_parser("noise")
+    n.add_argument("line", type=int)
+    n.add_argument("--rate", type=float, default=100)
+    n.add_argument("--seconds", type=float, default=4)
+    n.add_argument("--random", type=int, default=None, metavar="SEED")
     args = parser.parse_args()
     if args.command == "setup":
         setup(args.label, args.lines)
+    elif args.command == "noise":
+        noise(args.line, args.rate, args.seconds, args.random)
     else:
         press(args.line, args.hold_ms, args.bounce, args.bounce_us)
 
