@@ -60,7 +60,7 @@ extension BoardValidator {
         }
         let debounce = field(members, "debounceMs", at: path, default: ButtonConfig.defaultDebounce) {
             $0.milliseconds($1, at: $2, in: Self.debounceRange, what: "the debounce time",
-                why: "0 when the kernel debounces the line; a switch that bounces longer than 200 ms is broken")
+                why: "0 for a switch debounced in hardware; a switch that bounces longer than 200 ms is broken")
         }
         let longPressDuration = field(members, "longPressMs", at: path, default: ButtonConfig.defaultLongPressDuration) {
             $0.milliseconds($1, at: $2, in: Self.longPressRange, what: "the long-press time",
