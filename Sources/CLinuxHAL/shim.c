@@ -2,6 +2,7 @@
 #include "CLinuxHAL.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -142,4 +143,10 @@ int th_serial_port_type(int fd) {
     memset(&info, 0, sizeof info);
     if (ioctl(fd, TIOCGSERIAL, &info) != 0) return -1;
     return info.type;
+}
+
+void th_heap_usage(size_t *in_use, size_t *free_in_arenas) {
+    struct mallinfo2 info = mallinfo2();
+    *in_use = info.uordblks + info.hblkhd;
+    *free_in_arenas = info.fordblks;
 }

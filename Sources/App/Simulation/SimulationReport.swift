@@ -1,3 +1,4 @@
+import CLinuxHAL
 import Core
 import Glibc
 import HAL
@@ -102,6 +103,8 @@ public struct SimulationReport {
             w.key("day"); w.number(sample.day)
             w.key("rss_kb"); w.number(sample.residentKilobytes)
             w.key("descriptors"); w.number(sample.descriptors)
+            w.key("heap_kb"); w.number(sample.heapInUseKilobytes)
+            w.key("heap_free_kb"); w.number(sample.heapFreeKilobytes)
             w.close()
         }
         w.closeArray()
@@ -135,15 +138,24 @@ public struct SimulationReport {
     }
 }
 
-/// What the process holds at one moment of a run: resident memory and open descriptors.
+/// What the process holds at one moment of a run: resident memory, open descriptors, and the
+/// heap as glibc's allocator counts it (so a soak can tell a leak from fragmentation).
 public struct ProcessSample: Sendable, Equatable {
     public var day: Int
     public var residentKilobytes: Int
     public var descriptors: Int
+    /// Bytes malloc has handed out and not had back (mallinfo2's uordblks + hblkhd), in KiB.
+    public var heapInUseKilobytes: Int = 0
+    /// Free bytes the allocator keeps inside its arenas (mallinfo2's fordblks), in KiB.
+    public var heapFreeKilobytes: Int = 0
 
-    /// This process now, from /proc/self/statm (resident pages) and /proc/self/fd.
+    /// This process now, from /proc/self/statm (resident pages), /proc/self/fd and mallinfo2(3).
     public static func now(day: Int) -> ProcessSample {
-        ProcessSample(day: day, residentKilobytes: residentKilobytes(), descriptors: descriptors())
+        var inUse = 0, free = 0
+        th_heap_usage(&inUse, &free)
+        return ProcessSample(
+            day: day, residentKilobytes: residentKilobytes(), descriptors: descriptors(),
+            heapInUseKilobytes: inUse / 1024, heapFreeKilobytes: free / 1024)
     }
 
     static func residentKilobytes() -> Int {

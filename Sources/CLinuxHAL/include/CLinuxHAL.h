@@ -79,4 +79,11 @@ typedef struct serial_icounter_struct th_serial_icounter;
 // TIOCGSERIAL's `type`: PORT_UNKNOWN (0) for a ttyS* with no UART behind it; -1 with errno.
 int th_serial_port_type(int fd);
 
+// mallinfo2(3) (glibc 2.33+; <malloc.h> is not in Swift's Glibc module): the heap as the
+// allocator sees it, to tell a leak (bytes in use grow) from fragmentation (resident memory
+// grows while bytes in use do not). *in_use: uordblks + hblkhd, bytes handed out and not freed
+// (arena chunks and mmap'd chunks); *free_in_arenas: fordblks, free bytes the arenas keep.
+// mallinfo2 walks every arena's bins under their locks: for a sample a day, not a hot path.
+void th_heap_usage(size_t *in_use, size_t *free_in_arenas);
+
 #endif
