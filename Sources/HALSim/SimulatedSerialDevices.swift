@@ -88,10 +88,18 @@ public final class SimulatedSerialDevices: SerialDevices {
 
     private let clock: VirtualClock
     public private(set) var receivers: [Receiver] = []
-    /// Every successful open, in order: the path and the baud rate (how tests see the hunt).
+    /// How many of the latest opens and attempts the twin remembers. A receiver unplugged for
+    /// an hour is tried every 30 s; a year of `simulate` would otherwise keep every try (the
+    /// soak's slow RSS creep, issue 24). A test sees far fewer.
+    public static let historyLimit = 64
+    /// The latest successful opens (up to `historyLimit`), in order: the path and the baud rate
+    /// (how tests see the hunt).
     public private(set) var opens: [(path: FilePath, baudRate: BaudRate)] = []
-    /// Every open attempt, successful or not.
+    /// The latest open attempts (up to `historyLimit`), successful or not.
     public private(set) var attempts: [FilePath] = []
+    /// Every open attempt since the start, and every successful open.
+    public private(set) var attemptCount = 0
+    public private(set) var openCount = 0
 
     public init(clock: VirtualClock) { self.clock = clock }
 
@@ -105,7 +113,8 @@ public final class SimulatedSerialDevices: SerialDevices {
     }
 
     public func open(_ path: FilePath, baudRate: BaudRate) throws(SerialError) -> Port {
-        attempts.append(path)
+        attemptCount += 1
+        Self.remember(path, in: &attempts)
         guard let receiver = receivers.first(where: { $0.isPluggedIn && matches($0, path) }) else {
             throw SerialError(.noDevice, errno: .noSuchFileOrDirectory)
         }
@@ -113,8 +122,16 @@ public final class SimulatedSerialDevices: SerialDevices {
         // The open flushes what arrived before it.
         var scratch = [UInt8](repeating: 0, count: 256)
         while (try? scratch.withUnsafeMutableBytes({ try receiver.wire.read(into: $0) })) ?? 0 > 0 {}
-        opens.append((path, baudRate))
+        openCount += 1
+        Self.remember((path, baudRate), in: &opens)
         return Port(receiver: receiver, baudRate: baudRate)
+    }
+
+    /// Appends, dropping the oldest beyond `historyLimit` (an open at most every 0.5 s of
+    /// virtual time: moving 64 entries costs nothing next to it).
+    private static func remember<Entry>(_ entry: Entry, in history: inout [Entry]) {
+        if history.count == historyLimit { history.removeFirst() }
+        history.append(entry)
     }
 
     public func byIDDevices() -> [FilePath] {
