@@ -61,6 +61,17 @@ public enum CellGlyph: UInt8, Sendable, CaseIterable {
     case wind
     case satellite
     case warning
+    /// The Moon's phases by the side that is lit (the screens pick the side for the hemisphere):
+    /// a ring, a crescent, a half and a gibbous disc lit on the right, the full disc, and the
+    /// same lit on the left.
+    case moonNew
+    case moonCrescentRight
+    case moonQuarterRight
+    case moonGibbousRight
+    case moonFull
+    case moonGibbousLeft
+    case moonQuarterLeft
+    case moonCrescentLeft
 
     // `rows`, the 5×8 dots of each picture, is generated from the ASCII art in
     // Tools/graphics/cells/: Generated/CellGlyph+Rows.swift.

@@ -27,6 +27,8 @@ ICON_SIZES = [("small", 16), ("large", 32)]
 CELLS = [
     "degree", "sun", "moon", "partlyCloudy", "cloud", "fog", "drizzle", "rain", "snow",
     "showers", "thunder", "drop", "wind", "satellite", "warning",
+    "moonNew", "moonCrescentRight", "moonQuarterRight", "moonGibbousRight", "moonFull",
+    "moonGibbousLeft", "moonQuarterLeft", "moonCrescentLeft",
 ]
 
 
