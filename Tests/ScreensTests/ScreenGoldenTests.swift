@@ -76,6 +76,7 @@ import Testing
     static let glyphMarks: [CellGlyph: Character] = [
         .degree: "°", .sun: "☼", .moon: "☾", .partlyCloudy: "⛅", .cloud: "☁", .fog: "≡", .drizzle: "⋰",
         .rain: "☂", .snow: "❄", .showers: "☔", .thunder: "ϟ", .drop: "💧", .wind: "≈", .satellite: "⊕",
-        .warning: "⚠",
+        .warning: "⚠", .moonNew: "○", .moonCrescentRight: "❩", .moonQuarterRight: "◑", .moonGibbousRight: "◗",
+        .moonFull: "●", .moonGibbousLeft: "◖", .moonQuarterLeft: "◐", .moonCrescentLeft: "❨",
     ]
 }

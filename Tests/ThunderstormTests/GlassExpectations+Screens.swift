@@ -78,15 +78,18 @@ extension OLEDLayout {
             let y = index * (tall ? 17 : 16)
             draw(day.label, x: 0, y: y + 2, maxWidth: 30, overflow: .clip)
             icon(day.icon, night: false, .small, x: 31, y: y)
-            var x = 50
-            x += draw(UnitFormat.temperature(day.low, temperature, unit: false), x: x, y: y + 2)
+            if let moon = day.moon { moonPixels += Self.litPixels(moon) }
+            var x = 60
+            x += draw(UnitFormat.temperatureNumber(day.low, temperature), x: x, y: y + 2)
             x += draw("/", x: x, y: y + 2)
-            draw(UnitFormat.temperature(day.high, temperature, unit: false), x: x, y: y + 2, maxWidth: 92 - x)
+            x += draw(
+                UnitFormat.temperature(day.high, temperature, unit: false), x: x, y: y + 2,
+                maxWidth: width - x - Font.small.width(of: "0mm"))
             var rain = UnitFormat.precipitation(day.precipitation, model.settings.units, compact: true)
-            if Font.small.width(of: rain) > width - 92 {
+            if Font.small.width(of: rain) > width - x {
                 rain = UnitFormat.precipitation(day.precipitation, model.settings.units, compact: true, coarse: true)
             }
-            draw(rain, x: 92, y: y + 2, maxWidth: width - 92, alignment: .trailing)
+            draw(rain, x: x, y: y + 2, maxWidth: width - x, alignment: .trailing)
         }
         guard tall, let sunrise = forecast.sunrise, let sunset = forecast.sunset else { return }
         let y = height - 12

@@ -26,6 +26,8 @@ struct OLEDLayout {
     private(set) var icons: [GlassIcon] = []
     /// Whether a clipped string shows part of a glyph (pixels no reading can explain).
     private(set) var cutsAGlyph = false
+    /// Lit pixels of the Moon pictures (drawn by `drawMoon`, not templates a reading knows).
+    var moonPixels = 0
 
     /// The strings and icons of `model` on `screen`, on a `width × height` OLED.
     init(_ model: ScreenModel, _ screen: Screen, width: Int, height: Int) {
@@ -91,6 +93,20 @@ struct OLEDLayout {
             width += advance
         }
         return out
+    }
+
+    /// The lit pixels of the days screen's Moon disc.
+    static func litPixels(_ moon: MoonMark) -> Int {
+        var counter = PixelCounter()
+        counter.drawMoon(moon, x: 0, y: 0, diameter: 9)
+        return counter.lit
+    }
+
+    struct PixelCounter: DrawTarget {
+        var width: Int { 16 }
+        var height: Int { 16 }
+        var lit = 0
+        mutating func setPixel(x: Int, y: Int, on: Bool) { if on { lit += 1 } }
     }
 
     mutating func icon(_ group: ConditionGroup?, night: Bool, _ size: IconSize, x: Int, y: Int) {

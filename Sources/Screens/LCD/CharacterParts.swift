@@ -77,9 +77,18 @@ extension CharacterScreens {
     }
 
     /// "Today ☂14/25° 6.4mm": the label, the icon, low/high, the precipitation if it fits.
-    static func dayCells(_ day: DayForecast, _ model: ScreenModel, into frame: inout CharacterFrame, writer: inout RowWriter) {
+    /// With `moon`, the day's Moon takes the cell after the label ("Today◑☂14/25° 6.4mm"; the
+    /// longest label is 5 cells), so it costs no room on either LCD.
+    static func dayCells(
+        _ day: DayForecast, _ model: ScreenModel, moon: Bool = false, into frame: inout CharacterFrame, writer: inout RowWriter
+    ) {
         let notation = model.settings.temperature
         var label = RowWriter(row: writer.row, in: frame, from: writer.column, width: 6)
+        if moon, let mark = day.moon {
+            label = RowWriter(row: writer.row, in: frame, from: writer.column, width: 5)
+            var cell = RowWriter(row: writer.row, in: frame, from: writer.column + 5, width: 1)
+            cell.put(.glyph(CellGlyph(mark)), into: &frame)
+        }
         label.put(day.label, into: &frame)
         var cells = RowWriter(row: writer.row, in: frame, from: writer.column + 6)
         cells.put(.glyph(CellGlyph(day.icon, night: false)), into: &frame)
@@ -105,6 +114,20 @@ extension CellGlyph {
         case .snow: self = .snow
         case .showers: self = .showers
         case .thunderstorm: self = .thunder
+        }
+    }
+}
+
+extension CellGlyph {
+    /// The cell picture of a day's Moon: the phase, lit on the side the place sees.
+    init(_ moon: MoonMark) {
+        let right = moon.litOnRight
+        switch moon.name {
+        case .new: self = .moonNew
+        case .full: self = .moonFull
+        case .waxingCrescent, .waningCrescent: self = right ? .moonCrescentRight : .moonCrescentLeft
+        case .firstQuarter, .lastQuarter: self = right ? .moonQuarterRight : .moonQuarterLeft
+        case .waxingGibbous, .waningGibbous: self = right ? .moonGibbousRight : .moonGibbousLeft
         }
     }
 }

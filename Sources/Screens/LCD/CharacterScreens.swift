@@ -86,7 +86,7 @@ public enum CharacterScreens {
         let dayRows = frame.rows >= 4 ? 3 : 2
         for (index, day) in forecast.days.prefix(dayRows).enumerated() {
             var writer = RowWriter(row: index, in: frame)
-            dayCells(day, model, into: &frame, writer: &writer)
+            dayCells(day, model, moon: true, into: &frame, writer: &writer)
         }
         if frame.rows >= 4, let sunrise = forecast.sunrise, let sunset = forecast.sunset {
             var writer = RowWriter(row: 3, in: frame)

@@ -1,4 +1,5 @@
 import Store
+import Weather
 
 /// Built-in sample states, one per situation a person sees on the device: what
 /// `thunderstorm snapshot --scene` draws, what the golden screen tests pin down, and what the
@@ -11,13 +12,15 @@ public enum SampleScene: String, Sendable, CaseIterable {
     case error
     /// The now screen at 14:05 and then at 14:06: the smallest change a display sees.
     case clockTick = "clock-tick"
+    /// The days screen south of the equator (Sydney): the same Moon, lit on the other side.
+    case daysSouth = "days-south"
 
     /// The screen this scene shows.
     public var screen: Screen {
         switch self {
         case .now, .noFix, .error, .clockTick: .now
         case .hours: .hours
-        case .days: .days
+        case .days, .daysSouth: .days
         case .indoor: .indoor
         case .status: .status
         }
@@ -33,6 +36,8 @@ public enum SampleScene: String, Sendable, CaseIterable {
             [Self.sample(weather: WeatherPanel(forecast: Self.forecast, freshness: .stale(minutes: 47), problem: "timed out"))]
         case .clockTick:
             [Self.sample(clock: ClockTime(hour: 14, minute: 5)), Self.sample(clock: ClockTime(hour: 14, minute: 6))]
+        case .daysSouth:
+            [Self.sample(place: Place(name: "Sydney", source: .gps), weather: WeatherPanel(forecast: Self.forecastSouth))]
         }
     }
 
@@ -44,13 +49,30 @@ public enum SampleScene: String, Sendable, CaseIterable {
             HourForecast(time: ClockTime(hour: 17, minute: 0), temperature: 22.8, icon: .showers, isNight: false, precipitationChance: 60),
             HourForecast(time: ClockTime(hour: 18, minute: 0), temperature: 19.5, icon: .thunderstorm, isNight: false, precipitationChance: 80),
         ],
-        days: [
-            DayForecast(label: "Today", icon: .thunderstorm, low: 14.2, high: 24.6, precipitation: 6.4),
-            DayForecast(label: "Sat", icon: .clear, low: 13.1, high: 26.0, precipitation: 0),
-            DayForecast(label: "Sun", icon: .rain, low: 11.8, high: 18.9, precipitation: 12.5),
-        ],
+        days: days(latitude: 47.37, zone: .fixed(offsetSeconds: 7_200, identifier: "Europe/Zurich")),
         sunrise: ClockTime(hour: 5, minute: 38),
         sunset: ClockTime(hour: 21, minute: 12))
+
+    /// `forecast` with the Moon of Sydney (33.87° S), whose clocks are 8 hours ahead of Zürich's.
+    public static let forecastSouth: Forecast = {
+        var south = forecast
+        south.days = days(latitude: -33.87, zone: .fixed(offsetSeconds: 36_000, identifier: "Australia/Sydney"))
+        return south
+    }()
+
+    /// The three days, Friday 22 to Sunday 24 May 2026, with the Moon computed for them: a
+    /// waxing crescent, the first quarter (23 May 11:11 UTC), a waxing gibbous Moon.
+    static func days(latitude: Double, zone: ZoneRules) -> [DayForecast] {
+        let friday = CivilDate(year: 2026, month: 5, day: 22)
+        func moon(_ day: Int64) -> MoonMark {
+            MoonMark(date: CivilDate(daysSinceEpoch: friday.daysSinceEpoch + day), zone: zone, latitude: latitude)
+        }
+        return [
+            DayForecast(label: "Today", icon: .thunderstorm, low: 14.2, high: 24.6, precipitation: 6.4, moon: moon(0)),
+            DayForecast(label: "Sat", icon: .clear, low: 13.1, high: 26.0, precipitation: 0, moon: moon(1)),
+            DayForecast(label: "Sun", icon: .rain, low: 11.8, high: 18.9, precipitation: 12.5, moon: moon(2)),
+        ]
+    }
 
     public static let statusLines = [
         StatusLine("GPS", "3D fix, 9 sat"),

@@ -189,13 +189,16 @@ public struct DayForecast: Sendable, Equatable {
     public var high: Double?
     /// Precipitation sum in mm.
     public var precipitation: Double?
+    /// The Moon of the day at the place.
+    public var moon: MoonMark?
 
-    public init(label: String, icon: ConditionGroup, low: Double?, high: Double?, precipitation: Double?) {
+    public init(label: String, icon: ConditionGroup, low: Double?, high: Double?, precipitation: Double?, moon: MoonMark? = nil) {
         self.label = label
         self.icon = icon
         self.low = low
         self.high = high
         self.precipitation = precipitation
+        self.moon = moon
     }
 }
 

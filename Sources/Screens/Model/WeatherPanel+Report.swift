@@ -24,7 +24,7 @@ extension WeatherPanel {
 
 extension Forecast {
     /// What the screens show of `report` at `now`: the conditions now (blanked when too old),
-    /// the next six hours, today and the next two days, today's sunrise and sunset.
+    /// the next six hours, today and the next two days with their Moon, today's sunrise and sunset.
     public init(report: WeatherReport, now: WallTime, zone: ZoneRules, policy: RefreshPolicy = .standard) {
         let today = CivilDateTime(now, offsetSeconds: zone.offset(at: now)).date
         let current = report.conditions(at: now, policy: policy)
@@ -43,7 +43,9 @@ extension Forecast {
             DayForecast(
                 label: day.date == today ? "Today" : Forecast.weekdays[day.date.weekday],
                 icon: day.condition?.group ?? .cloudy, low: day.low, high: day.high,
-                precipitation: day.precipitation)
+                precipitation: day.precipitation,
+                // The report is for the place shown; its latitude says which way the Moon is lit.
+                moon: MoonMark(date: day.date, zone: zone, latitude: report.latitude))
         }
         var sunrise: ClockTime?
         var sunset: ClockTime?

@@ -1,7 +1,7 @@
 import Graphics
 
-/// Today and the next days, one row each: the day, the icon, low/high, the precipitation
-/// sum; sunrise and sunset on the bottom row. 128×64 shows three days; 128×32 shows two rows
+/// Today and the next days, one row each: the day, the icon, the Moon, low/high, the
+/// precipitation sum; sunrise and sunset on the bottom row. 128×64 shows three days; 128×32 shows two rows
 /// of 16 pixels and no sun times.
 enum DaysScreen {
     static func drawTall<Target: DrawTarget>(_ model: ScreenModel, into target: inout Target) {
@@ -32,24 +32,34 @@ enum DaysScreen {
         }
     }
 
-    /// One day in 16 rows: "Today [icon] 14°/25°  6.4mm".
+    /// One day in 16 rows: "Today [icon] [moon] 14/25°  6.4mm". The Moon is a 9-pixel disc
+    /// between the weather icon and the temperatures, which keep one degree sign (as on the
+    /// character LCDs) to make room for it.
     private static func row<Target: DrawTarget>(_ day: DayForecast, _ model: ScreenModel, y: Int, into target: inout Target) {
         let textY = y + (16 - Font.small.height) / 2
         target.drawText(day.label, font: .small, x: 0, y: textY, maxWidth: 30, overflow: .clip)
         target.drawIcon(day.icon, night: false, size: .small, x: 31, y: y)
+        // Centred on the digits, whose ink is rows 2–9 of the text line.
+        if let moon = day.moon { target.drawMoon(moon, x: moonX, y: textY + 1, diameter: moonDiameter) }
         let notation = model.settings.temperature
-        var x = 50
-        x += target.drawText(UnitFormat.temperature(day.low, notation, unit: false), font: .small, x: x, y: textY)
+        var x = temperatureX
+        x += target.drawText(UnitFormat.temperatureNumber(day.low, notation), font: .small, x: x, y: textY)
         x += target.drawText("/", font: .small, x: x, y: textY)
-        target.drawText(
+        x += target.drawText(
             UnitFormat.temperature(day.high, notation, unit: false), font: .small, x: x, y: textY,
-            maxWidth: 92 - x)
-        // The full figure where it fits (128 pixels); one decimal fewer on a narrower canvas
-        // (the burn-in orbit's) rather than an ellipsis.
+            maxWidth: target.width - x - Font.small.width(of: "0mm"))
+        // The full figure where it fits after the temperatures; one decimal fewer where it does
+        // not (a wide temperature, a rain sum over 10 mm, the burn-in orbit's narrower canvas)
+        // rather than an ellipsis.
+        let room = target.width - x
         var precipitation = UnitFormat.precipitation(day.precipitation, model.settings.units, compact: true)
-        if Font.small.width(of: precipitation) > target.width - 92 {
+        if Font.small.width(of: precipitation) > room {
             precipitation = UnitFormat.precipitation(day.precipitation, model.settings.units, compact: true, coarse: true)
         }
-        target.drawText(precipitation, font: .small, x: 92, y: textY, maxWidth: target.width - 92, alignment: .trailing)
+        target.drawText(precipitation, font: .small, x: x, y: textY, maxWidth: room, alignment: .trailing)
     }
+
+    static let moonX = 48
+    static let moonDiameter = 9
+    static let temperatureX = 60
 }
