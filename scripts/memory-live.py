@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Memory over simulated days with live weather from a flaky loopback server (issue 24 item 5).
+"""Memory over simulated days with live weather from a flaky loopback server.
 
     scripts/memory-live.py --binary PATH [--days 1 10 30] [--seed N] [--keep DIR]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A year on the wall, simulated (issue 24): one `simulate --headless` process runs DAYS of
+"""A year on the wall, simulated: one `simulate --headless` process runs DAYS of
 virtual time with faults at random moments — presses and holds, the GPS unplugged and back,
 the network down and up, the display not answering, the card failing with EIO, ENOSPC or
 read-only and recovering — and reports its resident memory and descriptors at the end of every

@@ -89,8 +89,8 @@ public final class SimulatedSerialDevices: SerialDevices {
     private let clock: VirtualClock
     public private(set) var receivers: [Receiver] = []
     /// How many of the latest opens and attempts the twin remembers. A receiver unplugged for
-    /// an hour is tried every 30 s; a year of `simulate` would otherwise keep every try (the
-    /// soak's slow RSS creep, issue 24). A test sees far fewer.
+    /// an hour is tried every 30 s; a year of `simulate` would otherwise keep every try (a
+    /// small part, about 4 KB in 60 days, of the soak's slow creep). A test sees far fewer.
     public static let historyLimit = 64
     /// The latest successful opens (up to `historyLimit`), in order: the path and the baud rate
     /// (how tests see the hunt).

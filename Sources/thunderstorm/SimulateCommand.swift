@@ -96,7 +96,15 @@ struct SimulateCommand: ParsableCommand {
 
     /// Returns whether the run ended at a scripted power cut.
     private func runHeadless(_ board: SimulatedBoard, script: SimulationScript) throws -> Bool {
-        if verbose { board.onLog = { seconds, text in printError("[\(decimalText(seconds, places: 1))] \(text)") } }
+        // The log lines go to a spool file as they come, not into memory: a year's run must
+        // show the device's memory, not its log's (TimelineSpool).
+        let spool = TimelineSpool()
+        if spool != nil { board.keepsTimeline = false }
+        let printing = verbose
+        board.onLog = { seconds, text in
+            spool?.append(seconds: seconds, text: text)
+            if printing { printError("[\(decimalText(seconds, places: 1))] \(text)") }
+        }
         if i2cLog != nil { board.bus.isLogging = true }
         board.start()
         // The process at the end of each simulated day: a soak's memory and descriptors
@@ -107,6 +115,7 @@ struct SimulateCommand: ParsableCommand {
         }
         var summary = SimulationReport(board: board, endedByPowerCut: cut)
         summary.daily = daily
+        summary.spool = spool
         let json = summary.json
         if let report {
             try SnapshotFiles.write(Array((json + "\n").utf8), to: report, command: "simulate")
@@ -125,6 +134,7 @@ struct SimulateCommand: ParsableCommand {
         } catch {
             throw ExitCode(64, printing: "simulate: \(error); run with --headless --duration SECONDS to simulate without a terminal")
         }
+        board.keepsTimeline = false  // nothing reads it here, and a session may run for days
         let session = InteractiveSimulation(board: board, terminal: terminal, speed: speed, wake: wake)
         do {
             let reason = try session.run()

@@ -6,7 +6,7 @@ import Testing
 @Suite struct SimulatedSerialDevicesTests {
     /// A receiver unplugged for a simulated year is tried every 30 s (the location service's
     /// longest backoff): over a million attempts. The twin keeps only the latest, so a soak's
-    /// memory measures the device, not the twin's history (issue 24 item 5).
+    /// memory measures the device, not the twin's history.
     @Test func testSerialDevices_YearOfRetries_HistoryStaysBounded() {
         let devices = SimulatedSerialDevices(clock: VirtualClock())
         let path: FilePath = "/dev/serial0"

@@ -43,6 +43,9 @@ public final class SimulatedBoard {
     public let device: SimDevice
     /// What the device logged, with the virtual seconds since start.
     public private(set) var timeline: [(seconds: Double, text: String)] = []
+    /// Whether `timeline` keeps the lines (tests read it). A long headless run turns it off and
+    /// spools them (`TimelineSpool`), so the soak measures the device, not its log.
+    public var keepsTimeline = true
     /// Called with each timeline entry as it is recorded (`simulate --verbose` prints them).
     public var onLog: ((_ seconds: Double, _ text: String) -> Void)?
     /// Stop virtual time while a fetch is out on a real network (headless runs); the
@@ -176,7 +179,7 @@ public final class SimulatedBoard {
     private func record(_ instant: Instant, _ line: LogLine) {
         let text = line.words
         let seconds = Double((instant - startInstant).nanoseconds) / 1e9
-        timeline.append((seconds, text))
+        if keepsTimeline { timeline.append((seconds, text)) }
         onLog?(seconds, text)
     }
 

@@ -14,6 +14,8 @@ public struct SimulationReport {
     public var endedByPowerCut: Bool
     /// The process at the end of each simulated day (the soak's figures).
     public var daily: [ProcessSample] = []
+    /// Where the timeline went instead of `board.timeline` (a headless run's spool).
+    public var spool: TimelineSpool?
 
     public init(board: SimulatedBoard, endedByPowerCut: Bool) {
         self.board = board
@@ -109,11 +111,17 @@ public struct SimulationReport {
         }
         w.closeArray()
         w.key("timeline"); w.openArray()
-        for entry in board.timeline {
+        func entry(_ seconds: Double, _ text: String) {
             w.element(); w.open()
-            w.key("t"); w.number(entry.seconds, places: 3)
-            w.key("event"); w.string(entry.text)
+            w.key("t"); w.number(seconds, places: 3)
+            w.key("event"); w.string(text)
             w.close()
+        }
+        if let spool {
+            spool.forEach(entry)
+            if let failure = spool.failure { entry(seconds, "timeline cut here: the temporary file could not be written (\(failure))") }
+        } else {
+            for line in board.timeline { entry(line.seconds, line.text) }
         }
         w.closeArray()
         w.close()
