@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What one settings change costs on a real ext4 (issue 4; notes/store.md §2 has the baselines):
+# What one settings change costs on a real ext4 (docs/design/decisions.md has the baselines):
 # syscalls (strace -c), bytes the block device wrote and flushes it received
 # (/sys/block/loopN/stat), per change, for the store and for two JSON-rewrite baselines, on a
 # loop-mounted ext4 image (4 KiB blocks, data=ordered, noatime), plus the time `open` takes for a

@@ -159,7 +159,7 @@ def fail_sectors(b, runs):
 
 
 def test_card_returns_eio_change_kept_written_after(faults):
-    """Issue 22: the card returns EIO for the store's sectors. A setting pressed then is kept in
+    """The card returns EIO for the store's sectors. A setting pressed then is kept in
     memory and reaches the glass, the service runs on, and once the sectors answer again a
     retry (backoff 1, 2, 4 … s, a snapshot into the other file) writes it to the card."""
     b, d = faults, faults.device
@@ -217,7 +217,7 @@ def test_card_returns_eio_change_kept_written_after(faults):
 
 
 def test_card_hangs_press_still_reaches_glass(faults):
-    """While a write hangs for 10 s, the loop keeps turning (issue 24: the card off the loop):
+    """While a write hangs for 10 s, the loop keeps turning (the card is off the loop):
     a second press that needs no write reaches the glass, the status says the card is not
     answering, the watchdog keeps being fed, and the setting shows once the card answers."""
     b, d = faults, faults.device
@@ -319,7 +319,7 @@ def daemon_cpu_seconds(b, pid):
 
 
 def test_noisy_line_quietened_and_back(faults):
-    """Issue 24 item 4 on a real kernel: button A's gpio-sim pull flips at random (a floating
+    """On a real kernel: button A's gpio-sim pull flips at random (a floating
     input: exponential gaps of mean 2.5 ms, 400 edges/s) for 5 s. The daemon says the line is
     noisy (one journal line, "Btn A noisy line" in STATUS=), makes no gesture of it (no
     "settings:" line, the store's settings unchanged), and does not burn a core while it lasts.
