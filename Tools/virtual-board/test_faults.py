@@ -322,7 +322,8 @@ def test_noisy_line_quietened_and_back(faults):
     """On a real kernel: button A's gpio-sim pull flips at random (a floating
     input: exponential gaps of mean 2.5 ms, 400 edges/s) for 5 s. The daemon says the line is
     noisy (one journal line, "Btn A noisy line" in STATUS=), makes no gesture of it (no
-    "settings:" line, the store's settings unchanged), and does not burn a core while it lasts.
+    "settings:" line, the store's settings unchanged; unless the noise itself held levels for
+    the debounce's 20 ms, which are a finger's to any debounce), and does not burn a core.
     Once the line is quiet, it is listened to again after the first quiet period
     (LineNoise.firstBackoff, 60 s) and comes back after a quiet trial window (1 s): the status
     clears by itself, and a press of A then changes the setting. (With the lines requested
@@ -364,7 +365,14 @@ def test_noisy_line_quietened_and_back(faults):
     assert cpu < 20, cpu
     lines = d.journal().splitlines()[before:]
     gestures = [l for l in lines if "settings: " in l]
-    assert not gestures, gestures
+    # A level of the noise that rested 20 ms or more is, to the debounce, what a finger makes:
+    # two of them (down, then up) before the line is found are a press the device cannot tell
+    # from a real one. The generator counts them (a starved guest stretches its sleeps); noise
+    # without them must make no gesture at all.
+    allowed = made["holds_20ms_or_more"] // 2
+    record(b.root, "noisy_line_gestures", "%d (the noise held %d levels for 20 ms or more, so at most %d allowed)"
+           % (len(gestures), made["holds_20ms_or_more"], allowed))
+    assert len(gestures) <= allowed, gestures
     assert d.show("NRestarts", "ActiveState") == {"NRestarts": "0", "ActiveState": "active"}
     # Back by itself: the quiet period runs out (60 s from the finding), the line is listened
     # to again, and a quiet window later it works again.
@@ -381,7 +389,7 @@ def test_noisy_line_quietened_and_back(faults):
     _, changed = d.wait_journal(r"settings: ", after=count, timeout=30)
     record(b.root, "noisy_line_press_after", changed.split("]: ", 1)[-1])
     lines = d.journal().splitlines()[before:]
-    assert len([l for l in lines if "settings: " in l]) == 1, lines
+    assert len([l for l in lines if "settings: " in l]) == 1 + len(gestures), lines
     assert len([l for l in lines if "a floating line or a broken wire" in l]) == 1, lines
     # The store: the noise changed nothing; the press changed the temperature unit alone.
     b.vm.sh("systemctl stop thunderstorm")
@@ -389,4 +397,5 @@ def test_noisy_line_quietened_and_back(faults):
     b.vm.sh("systemctl start thunderstorm")
     d.wait_active()
     other = {"celsius": "fahrenheit", "fahrenheit": "celsius"}[settings["temperature"]]
-    assert after == dict(settings, temperature=other), (settings, after)
+    flips = 1 + len(gestures)  # A's short press cycles the temperature unit
+    assert after == dict(settings, temperature=other if flips % 2 else settings["temperature"]), (settings, after)
