@@ -72,8 +72,8 @@ public final class DaemonBoard {
     /// `previous`: the board a reload replaces (its device already closed). Every real part
     /// whose configuration did not change moves into this board with its state: the GPS
     /// service (the fix, the vouched GPS time, the open tty), the display's driver (no new
-    /// initialisation, no blank flash), the sensor's driver, the GPIO request (the kernel's
-    /// debounce, the edge numbers, a press in progress) and the weather worker; the open I²C
+    /// initialisation, no blank flash), the sensor's driver, the GPIO request (the edge
+    /// numbers, a press in progress, a quietened noisy line) and the weather worker; the open I²C
     /// adapters are shared by path. The previous board's other parts are released. Simulated
     /// parts are built again (their twins run on the previous board's clock). The new device
     /// resumes the place and screen.
