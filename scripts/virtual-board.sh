@@ -159,7 +159,7 @@ build() {
 }
 
 release_binary() {
-  # The Hardware build as the README tells a user to make it on Debian 12.
+  # The Hardware build as the guide (docs/guide/build-and-install.md) tells a user to make it on Debian 12.
   swift build -c release --static-swift-stdlib --traits Hardware --product thunderstorm \
     --scratch-path "$repo/.build-release" >&2
   echo "$repo/.build-release/release/thunderstorm"

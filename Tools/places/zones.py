@@ -1,7 +1,7 @@
 """The time-zone table: timezone-boundary-builder's polygons (through timezonefinder-data) as a
 quadtree of lat/lon cells, written as C arrays for the Places target.
 
-Why this shape (the figures are in the README, "Where am I"):
+Why this shape (the figures are in docs/design/decisions.md, "The zone table"):
 - The polygons are ~8 M vertices; the table has to fit in 1 MB and answer in under 1 µs. A cell is
   split only where the clock changes: cells are compared by *clock class* (zones whose UT offset
   and DST flag agree at every instant since 1970, from tzdata's TZif files), so the 140 zones that

@@ -9,10 +9,10 @@ import Testing
 ///
 /// Expected protocol errors, with the reason:
 /// - luma.oled's SH1106 init sends the SSD1306's `20 10` and `8D 14`; u8g2's sends `8D 14`,
-///   `20 00` and `2E`. The SH1106 has none of these commands (README: one-byte no-ops whose
+///   `20 00` and `2E`. The SH1106 has none of these commands (the corpus README: one-byte no-ops whose
 ///   arguments then run as column addresses, which every page write sets again).
 /// - The negative control (CircuitPython `page_addressing=True`) is broken by design: it must
-///   not reproduce its expected image (README: about 794 pixels differ).
+///   not reproduce its expected image (the corpus README: about 794 pixels differ).
 @Suite(.enabled(if: DisplayCorpus.isPresent, "needs ../shared/corpus/displays beside the checkout (or $THUNDERSTORM_CORPUS): the project's shared test data, here the I²C streams luma.oled, CircuitPython, u8g2 and luma.lcd send, with the images they must give"))
 struct DisplayCorpusConformanceTests {
     static let negativeControls: Set<String> = ["circuitpython_ssd1306_128x64_page_addressing.log"]
@@ -59,13 +59,13 @@ struct DisplayCorpusConformanceTests {
         #expect(unknown == Self.expectedUnknownCommands[log, default: []], "\(log): \(model.errors.map(\.description))")
     }
 
-    @Test("Corpus: the page-addressing negative control differs by the README's 794 pixels")
+    @Test("Corpus: the page-addressing negative control differs by the corpus README's 794 pixels")
     func corpusNegativeControlDiffers() throws {
         let log = "circuitpython_ssd1306_128x64_page_addressing.log"
         let (replay, model) = try Self.replay(log)
         let snapshot = try #require(replay.snapshots.first)
         let differing = snapshot.image.differingPixels(from: try DisplayCorpus.expectedImage(snapshot.name))
-        #expect(differing == 794, "the README's figure: \(differing) pixels differ")
+        #expect(differing == 794, "the corpus README's figure: \(differing) pixels differ")
         #expect(model.errors.isEmpty, "the stream itself is well-formed: \(model.errors)")
     }
 
