@@ -42,14 +42,24 @@ public final class TimelineSpool {
     }
 
     private func write(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + offset, $0.count - offset, off_t(written + offset)) }
+        var bytes = bytes
+        guard Self.whole(&bytes, at: written, { pwrite(fd, $0, $1, $2) }) else { return false }
+        written += bytes.count
+        return true
+    }
+
+    /// Runs `io` (pread or pwrite) until all of `buffer` is done at `offset`, through EINTR
+    /// and short counts; false on an error or end of file.
+    private static func whole(
+        _ buffer: inout [UInt8], at offset: Int, _ io: (UnsafeMutableRawPointer, Int, off_t) -> Int
+    ) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let n = buffer.withUnsafeMutableBytes { io($0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return false }
-            offset += n
+            done += n
         }
-        written += bytes.count
         return true
     }
 
@@ -69,13 +79,6 @@ public final class TimelineSpool {
     }
 
     private func read(into buffer: inout [UInt8], at offset: Int) -> Bool {
-        var done = 0
-        while done < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return false }
-            done += n
-        }
-        return true
+        Self.whole(&buffer, at: offset) { pread(fd, $0, $1, $2) }
     }
 }

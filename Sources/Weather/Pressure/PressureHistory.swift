@@ -84,18 +84,12 @@ public struct PressureHistory: Sendable {
         var i = max(low - 1, 0)
         while i <= low && i < count {
             let candidate = self[i]
-            let distance = Self.distance(candidate.time, time)
+            let difference = candidate.time - time
+            let distance = difference < .zero ? .zero - difference : difference
             if distance <= bestDistance { (best, bestDistance) = (candidate, distance) }
             i += 1
         }
         return best
-    }
-
-    static func distance(_ a: WallTime, _ b: WallTime) -> Duration {
-        let seconds = a.seconds &- b.seconds
-        let nanoseconds = Int64(a.nanoseconds) - Int64(b.nanoseconds)
-        let d = Duration.seconds(seconds) + .nanoseconds(nanoseconds)
-        return d < .zero ? .zero - d : d
     }
 
     /// What the history says about the three hours before `now`.
