@@ -28,6 +28,10 @@ extension Device {
         /// The last indoor reading of a kept sensor (the indoor screen is not blank until the
         /// next reading).
         var indoor: IndoorReading?
+        /// A kept display that is failing (a panel not answering, its adapter gone) is still
+        /// failing: the new device says so at once, not only at its next failed try, which
+        /// the retry's backoff can put 15 s away and which would then not be news to it.
+        var display: DisplayHealth?
         /// Kept buttons' lines that are quietened for noise (their status line stays).
         var noisyButtons: [String]
     }
@@ -61,6 +65,7 @@ extension Device {
         resumeFrom = Resumption(
             place: previous.state.shown, screen: previous.state.screen,
             indoor: kept.sensor ? previous.state.indoor : nil,
+            display: kept.display && previous.state.display != .ok ? previous.state.display : nil,
             noisyButtons: kept.buttons ? previous.state.noisyButtons : [])
         if kept.display {
             displayInherited = true
@@ -78,6 +83,7 @@ extension Device {
         resumeFrom = nil
         send(.resume(resumption.place, resumption.screen))
         if let reading = resumption.indoor { send(.indoor(reading)) }
+        if let failing = resumption.display { send(.display(failing)) }
         for name in resumption.noisyButtons { send(.buttonNoise(name, noisy: true)) }
     }
 }

@@ -118,4 +118,25 @@ struct ReloadTakeOverTests {
         Self.run(next, board, for: .seconds(2))
         #expect(next.state.screen != before, "the long press begun before the reload was lost")
     }
+
+    @Test("a kept display whose adapter is gone is failing in the new device at once (the daemon's READY=1 waits on it)")
+    func keptFailingDisplayStaysFailing() throws {
+        let board = DeviceRig.make()
+        board.advance(by: .seconds(30))
+        board.bus.unplugAdapter()
+        board.advance(by: .seconds(40))
+        let failing = board.device.state.display
+        #expect(failing != .ok, "the unplugged adapter was not noticed")
+        let next = Self.successor(of: board.device, board: board, keeping: .init(display: true, sensor: true, buttons: true))
+        next.start()
+        Self.run(next, board, for: .milliseconds(100))
+        // Before the fix the new device said `.ok` until a try that was no longer news to it, so
+        // the daemon's readiness (a frame, or a display not ok) never came and the reload hung.
+        #expect(next.state.display == failing)
+        #expect(next.counters.frames == 0)
+        board.bus.plugAdapterIn()
+        Self.run(next, board, for: .seconds(20))
+        #expect(next.state.display == .ok, "the kept display did not come back with its adapter")
+        #expect(board.glass == DeviceRig.expectedGlass(next.state))
+    }
 }
