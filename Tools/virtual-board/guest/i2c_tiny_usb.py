@@ -71,12 +71,18 @@ class Adapter:
         self.sock = self.server = self.port = None
         self.ready_name = None
         self.unplugging = False
+        # A plug asked for while the kernel still holds the old connection (its detach is
+        # not finished): done the moment the connection closes, instead of being refused.
+        self.plug_pending = False
         self.attached_at = 0.0
         self.attaches = 0
         self.warned_slow = False
 
     # --- plugging ----------------------------------------------------------------------------
     def plug(self):
+        if self.sock is not None and self.unplugging:
+            self.plug_pending = True
+            return say("plugging in again once port %d's connection is closed" % self.port)
         if self.sock is not None:
             return say("already plugged in (port %d)" % self.port)
         free = [port for port, state, _ in ports(self.args.vhci) if state == VDEV_ST_NULL]
@@ -136,6 +142,9 @@ class Adapter:
                 pass
         self.ready_name = None
         say("unplugged from port %d (%s)" % (port, why))
+        if self.plug_pending:
+            self.plug_pending = False
+            self.plug()
 
     # --- serving -----------------------------------------------------------------------------
     def readable(self):

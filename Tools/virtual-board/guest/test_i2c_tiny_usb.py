@@ -245,6 +245,24 @@ def test_detach_closes_and_removes_the_ready_file(kernel, tmp_path):
     assert kernel.log.lines[-1].endswith("unplugged from vhci port 0: detached")
 
 
+def test_plug_while_the_detach_is_not_finished_plugs_once_it_is(kernel, tmp_path):
+    """A plug (SIGUSR2) that comes while the kernel still holds the detached port's connection
+    is done when that connection closes: refused, the adapter never came back."""
+    (tmp_path / "status").write_text("hub port sta spd dev      sockfd local_busid\n"
+                                     "hs  0000 006 002 00010002  000003 3-1\n"
+                                     "hs  0001 004 000 00000000  000000 0-0\n")
+    (tmp_path / "attach").write_text("")
+    kernel.adapter.unplug()
+    kernel.adapter.plug()  # the kernel has not shut the connection down yet
+    assert (tmp_path / "attach").read_text() == ""
+    kernel.sock.close()  # now it does
+    kernel.thread.join(5)
+    port, sockfd, devid, speed = map(int, (tmp_path / "attach").read_text().split())
+    assert (port, devid, speed) == (1, 0x10002, 2)
+    # Nobody holds the new connection's far end here, so it closes again at once.
+    assert any("plugged in on vhci port 1, devid 0x00010002" in line for line in kernel.log.lines)
+
+
 def test_free_full_speed_port_from_the_status_files(tmp_path):
     header = "hub port sta spd dev      sockfd local_busid\n"
     (tmp_path / "status").write_text(header +
