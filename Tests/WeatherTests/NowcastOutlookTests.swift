@@ -161,3 +161,10 @@ import Testing
         #expect(Self.summarise(steps) == .until(.rain, end: Self.at(60)))
     }
 }
+
+extension NowcastOutlookTests {
+    @Test func testOutlook_OnlyGustsInTheQuarters_NotDry() {
+        let steps = (0..<12).map { NowcastStep(start: Self.at($0 * 15), length: NowcastStep.quarterHour, windGusts: 6) }
+        #expect(Self.summarise(steps) == nil)
+    }
+}

@@ -182,10 +182,10 @@ struct PeriodScan {
             wet = amount >= rules.wetAmount - 1e-9
         } else if let group {
             wet = Self.isWet(group)
-        } else if step.windGusts != nil {
-            wet = false
         } else {
-            return nil  // every value null: no data, the hour speaks instead
+            // Nothing about precipitation (every value null, or only gusts asked for): the hour
+            // speaks instead, rather than a gust reading that passes for "dry".
+            return nil
         }
         let snow = snowWater.map { $0 > (step.rain ?? 0) } ?? (group == .snow)
         return OutlookPeriod(
