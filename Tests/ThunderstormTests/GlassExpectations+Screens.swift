@@ -16,6 +16,7 @@ extension OLEDLayout {
         let bottom = height - 12
         if let problem = Self.problem(model) {
             pair(problem.text, problem.detail, x: 0, y: bottom, width: width)
+            return
         } else if let outlook = model.outlook, outlookText(outlook, model, x: 0, y: bottom) {
         } else {
             let humidity = draw(UnitFormat.percent(current.humidity), x: 0, y: bottom)

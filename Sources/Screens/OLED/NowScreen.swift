@@ -7,7 +7,7 @@ import Graphics
 /// bottom for the problem when something is wrong, else the "next two hours", else humidity and
 /// wind. A second full row does not fit: the top row, the 32-row digits and two rows of the
 /// small font are 68 rows, and `glass` reads a glyph only when no other ink lies in its cell.
-/// So when the bottom row is taken, wind and humidity move beside the digits, under the unit
+/// So when the outlook takes the bottom row, wind and humidity move beside the digits, under the unit
 /// (rows 32–43, left of the icon), each only if it fits whole: a three-digit temperature
 /// leaves room for one of them. The clock sits alone at the right end of the top row, so a
 /// minute tick changes one or two glyphs there.
@@ -30,13 +30,14 @@ enum NowScreen {
         target.drawText(UnitFormat.temperatureUnit(notation), font: .medium, x: numberWidth + 2, y: 16)
         if let icon = current.icon { target.drawIcon(icon, night: current.isNight, size: .large, x: target.width - 32, y: 16) }
         if let problem = ScreenParts.problem(model) {
+            // As before the outlook: the problem hides humidity and wind (fewer pixels lit for
+            // hours while a fault lasts: docs/design/parts.md#burn-in, BurnInTests).
             ScreenParts.drawPair(problem.text, problem.detail, font: .small, x: 0, y: bottom, width: target.width, into: &target)
         } else if let outlook = model.outlook, drawOutlook(outlook, model, x: 0, y: bottom, width: target.width, into: &target) {
+            beside(current, model, x: numberWidth + 2, into: &target)
         } else {
             details(current, model, y: bottom, into: &target)
-            return
         }
-        beside(current, model, x: numberWidth + 2, into: &target)
     }
 
     /// Wind, then humidity, under the unit and left of the icon ("12km/h 64%"), each whole or
