@@ -168,3 +168,24 @@ extension NowcastOutlookTests {
         #expect(Self.summarise(steps) == nil)
     }
 }
+
+extension NowcastOutlookTests {
+    @Test func testOutlook_RainEndsInAnHourAfterTheQuarters_EndsWhereTheQuartersDo() {
+        // Wet quarters until 14:45, then nothing short; the 14:00 hour says dry (10 %): the rain
+        // ends at 14:45, where the scan enters the hour, not at the hour's start.
+        let steps = Self.quarters([0.5, 0.5, 0.5])
+        let hours = [
+            HourlyPoint(time: Self.at(0), precipitationChance: 10),
+            HourlyPoint(time: Self.at(60), precipitationChance: 10),
+            HourlyPoint(time: Self.at(120), precipitationChance: 10),
+        ]
+        #expect(Self.summarise(steps, hours: hours) == .until(.rain, end: Self.at(45)))
+    }
+}
+
+extension NowcastOutlookTests {
+    @Test func testOutlookRules_Standard_TheRepositorysAges() {
+        #expect(OutlookRules.standard.dryWithin == RefreshPolicy.standard.staleAfter)
+        #expect(OutlookRules.standard.silentAfter == RefreshPolicy.standard.blankRealtimeAfter)
+    }
+}

@@ -102,10 +102,12 @@ extension NowcastOutlook {
             if time == now, period.wet, period.chance == nil {
                 falling = period.snow ? .snow : .rain
             } else if falling != nil, !fallingEnded, !period.wet {
-                fallingEnd = period.start
+                // `time`, not the period's start: an hour taken up where the short steps end
+                // began before the scan reached it.
+                fallingEnd = time
                 fallingEnded = true
             } else if falling == nil, start == nil, period.wet {
-                start = (period.snow ? .snow : .rain, max(period.start, now), period.chance)
+                start = (period.snow ? .snow : .rain, time, period.chance)
             }
             time = period.end
         }
