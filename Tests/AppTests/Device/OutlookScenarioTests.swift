@@ -48,4 +48,32 @@ struct OutlookScenarioTests {
         board.advance(by: .seconds(40 * 60))  // the backoff is capped at 30 min ±20 %
         #expect(board.device.state.model.outlook == .dry, "a fresh forecast may say dry again")
     }
+
+    /// 2026-11-10T00:00:00Z: Berlin in November, when the simulated climate has wet spells.
+    static let november = DeviceRig.at(2026, 11, 10, 0, 0)
+
+    @Test("through two November days the line foretells the simulated climate's rain and then says when it stops")
+    func wetSpellsAreForetold() {
+        let board = DeviceRig.make(start: Self.november)
+        var startsBeforeRain = false
+        var stops = false
+        var dry = false
+        var last: OutlookLine?
+        for _ in 0..<(2 * 24 * 4) {
+            board.advance(by: .seconds(15 * 60))
+            let line = board.device.state.model.outlook
+            switch line {
+            case .startsIn?, .startsAt?: startsBeforeRain = true
+            case .until(_, _?)?: stops = true
+            case .dry?: dry = true
+            default: break
+            }
+            if line != last { board.note("outlook: \(String(describing: line))") }
+            last = line
+        }
+        #expect(startsBeforeRain, "no start of rain or snow was foretold in two days")
+        #expect(stops, "no end of rain was foretold")
+        #expect(dry, "never dry in two days")
+        DeviceRig.expectGlassAgrees(board)
+    }
 }
