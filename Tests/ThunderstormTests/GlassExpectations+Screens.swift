@@ -17,14 +17,23 @@ extension OLEDLayout {
         if let problem = Self.problem(model) {
             pair(problem.text, problem.detail, x: 0, y: bottom, width: width)
             return
+        } else if let outlook = model.outlook, outlookText(outlook, model, x: 0, y: bottom) {
+        } else {
+            let humidity = draw(UnitFormat.percent(current.humidity), x: 0, y: bottom)
+            var x = humidity + 12
+            x += draw(UnitFormat.wind(current.windSpeed, model.settings.units), x: x, y: bottom, maxWidth: width - x)
+            if let direction = current.windDirection {
+                x += 6
+                draw(UnitFormat.compass(direction), x: x, y: bottom, maxWidth: width - x)
+            }
+            return
         }
-        let humidity = draw(UnitFormat.percent(current.humidity), x: 0, y: bottom)
-        var x = humidity + 12
-        x += draw(UnitFormat.wind(current.windSpeed, model.settings.units), x: x, y: bottom, maxWidth: width - x)
-        if let direction = current.windDirection {
-            x += 6
-            draw(UnitFormat.compass(direction), x: x, y: bottom, maxWidth: width - x)
-        }
+        // Beside the digits, under the unit: wind, then humidity, each only if it fits before the icon.
+        var pen = numberWidth + 2
+        let wind = UnitFormat.wind(current.windSpeed, model.settings.units, compact: true)
+        if pen + Font.small.width(of: wind) <= width - 32 { pen += draw(wind, x: pen, y: 32) + 6 }
+        let humidity = UnitFormat.percent(current.humidity)
+        if pen + Font.small.width(of: humidity) <= width - 32 { draw(humidity, x: pen, y: 32) }
     }
 
     mutating func nowShort(_ model: ScreenModel) {
@@ -38,9 +47,24 @@ extension OLEDLayout {
             pair(problem.text, problem.detail, x: x, y: y + 2, width: width - x)
             return
         }
+        if let outlook = model.outlook, outlookText(outlook, model, x: x, y: y + 2) { return }
         let humidity = draw(UnitFormat.percent(current.humidity), x: x, y: y + 2)
         let windX = x + humidity + 6
         draw(UnitFormat.wind(current.windSpeed, model.settings.units), x: windX, y: y + 2, maxWidth: width - windX)
+    }
+
+    /// The longest form of the "next two hours" line that fits between `x` and the right edge,
+    /// as one string (its three pieces are drawn side by side).
+    @discardableResult
+    mutating func outlookText(_ line: OutlookLine, _ model: ScreenModel, x: Int, y: Int) -> Bool {
+        for form in OutlookText.Form.allCases {
+            let text = OutlookText(line, model.settings, form: form)
+            let whole = text.lead + text.value + text.trail
+            guard Font.small.width(of: whole) <= width - x else { continue }
+            draw(whole, x: x, y: y)
+            return true
+        }
+        return false
     }
 
     mutating func hoursTall(_ model: ScreenModel) {

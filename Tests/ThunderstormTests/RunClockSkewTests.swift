@@ -140,9 +140,13 @@ extension RunEndToEndTests {
         guard case .success(.report(let report, _)) = decoded else {
             throw ExpectationFailure("the served body does not decode: \(decoded)")
         }
+        // The next two hours as the device decides them (OutlookRules' standard ages are the
+        // repository's standard policy's).
+        let outlook = NowcastOutlook.summarise(nowcast: report.nowcast, hours: report.hours, now: now, fetchedAt: report.fetchedAt)
         return ScreenModel(
             clock: ClockTime(hour: local.hour, minute: local.minute), place: Place(name: "", source: .gps), gps: .fix,
-            weather: WeatherPanel(state: .success(report), now: now, zone: zone))
+            weather: WeatherPanel(state: .success(report), now: now, zone: zone),
+            outlook: outlook.map { OutlookLine($0, now: now, zone: zone) })
     }
 
     struct ExpectationFailure: Error, CustomStringConvertible {

@@ -51,6 +51,7 @@ extension AppState {
             model.weather = panel
             frameDirty = true
         }
+        refreshOutlook(moment)
     }
 
     /// The weather's age as the minute moves on, without rebuilding the forecast: only the
@@ -71,6 +72,7 @@ extension AppState {
             model.weather.freshness = freshness
             if model.weather.problem != nil { frameDirty = true }
         }
+        refreshOutlook(moment)
     }
 
     /// How `WeatherReport.conditions(at:)` picks "now" at `wall`: 0 the report's current

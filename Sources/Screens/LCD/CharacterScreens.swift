@@ -28,29 +28,62 @@ public enum CharacterScreens {
         var row = RowWriter(row: 1, in: frame)
         row.put(current.icon.map { .glyph(CellGlyph($0, night: current.isNight)) } ?? .blank, into: &frame)
         row.putWhole(UnitFormat.temperature(current.temperature, model.settings.temperature), into: &frame)
+        // 20×4: the next two hours take the last row from today's summary (the days screen
+        // shows it anyway); the problem then takes the details' row (humidity, wind), as on
+        // the 128×64 OLED. 16×2: one row for the problem, else the next two hours in the shortest
+        // form that fits, else humidity and wind.
         if frame.rows >= 4 {
             row.putWhole("  ", into: &frame)
             row.put(current.icon.map(WeatherText.name) ?? "", into: &frame)
-            var details = RowWriter(row: 2, in: frame)
-            details.put(.glyph(.drop), into: &frame)
-            details.putWhole(UnitFormat.percent(current.humidity), into: &frame)
-            details.putWhole("  ", into: &frame)
-            details.put(.glyph(.wind), into: &frame)
-            details.putWhole(UnitFormat.wind(current.windSpeed, model.settings.units), into: &frame)
-            if let direction = current.windDirection {
-                details.putWhole(" ", into: &frame)
-                details.putWhole(UnitFormat.compass(direction), into: &frame)
-            }
-            if !problemRow(model, row: 3, into: &frame), let today = forecast.days.first {
-                var last = RowWriter(row: 3, in: frame)
-                dayCells(today, model, into: &frame, writer: &last)
+            if let outlook = model.outlook, outlookCells(outlook, model, row: 3, into: &frame) {
+                if !problemRow(model, row: 2, into: &frame) { detailsRow(current, model, into: &frame) }
+            } else {
+                detailsRow(current, model, into: &frame)
+                if !problemRow(model, row: 3, into: &frame), let today = forecast.days.first {
+                    var last = RowWriter(row: 3, in: frame)
+                    dayCells(today, model, into: &frame, writer: &last)
+                }
             }
         } else if !problemRow(model, row: 1, column: row.column + 1, into: &frame) {
+            if let outlook = model.outlook, outlookCells(outlook, model, row: 1, column: row.column + 1, into: &frame) {
+                return
+            }
             row.putWhole(" ", into: &frame)
             row.putWhole(UnitFormat.percent(current.humidity), into: &frame)
             row.putWhole(" ", into: &frame)
             row.putWhole(UnitFormat.wind(current.windSpeed, model.settings.units, compact: true), into: &frame)
         }
+    }
+
+    /// Row 2 of the 20×4: "💧64%  ≈12 km/h SW".
+    private static func detailsRow(_ current: Conditions, _ model: ScreenModel, into frame: inout CharacterFrame) {
+        var details = RowWriter(row: 2, in: frame)
+        details.put(.glyph(.drop), into: &frame)
+        details.putWhole(UnitFormat.percent(current.humidity), into: &frame)
+        details.putWhole("  ", into: &frame)
+        details.put(.glyph(.wind), into: &frame)
+        details.putWhole(UnitFormat.wind(current.windSpeed, model.settings.units), into: &frame)
+        if let direction = current.windDirection {
+            details.putWhole(" ", into: &frame)
+            details.putWhole(UnitFormat.compass(direction), into: &frame)
+        }
+    }
+
+    /// The longest form of the outlook that fits from `column` to the row's end; false (and
+    /// nothing written) if none does.
+    private static func outlookCells(
+        _ line: OutlookLine, _ model: ScreenModel, row: Int, column: Int = 0, into frame: inout CharacterFrame
+    ) -> Bool {
+        let room = frame.columns - column
+        var text = OutlookText(line, model.settings, form: .full)
+        if text.count > room { text = OutlookText(line, model.settings, form: .compact) }
+        if text.count > room { text = OutlookText(line, model.settings, form: .tiny) }
+        guard text.count <= room else { return false }
+        var writer = RowWriter(row: row, in: frame, from: column)
+        writer.put(text.lead, into: &frame)
+        writer.put(text.value, into: &frame)
+        writer.put(text.trail, into: &frame)
+        return true
     }
 
     static func hours(_ model: ScreenModel, into frame: inout CharacterFrame) {

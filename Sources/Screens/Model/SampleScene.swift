@@ -14,11 +14,13 @@ public enum SampleScene: String, Sendable, CaseIterable {
     case clockTick = "clock-tick"
     /// The days screen south of the equator (Sydney): the same Moon, lit on the other side.
     case daysSouth = "days-south"
+    /// The now screen with rain on its way: overcast at 14:05, the 15-minute data wet from 14:25.
+    case rainSoon = "rain-soon"
 
     /// The screen this scene shows.
     public var screen: Screen {
         switch self {
-        case .now, .noFix, .error, .clockTick: .now
+        case .now, .noFix, .error, .clockTick, .rainSoon: .now
         case .hours: .hours
         case .days, .daysSouth: .days
         case .indoor: .indoor
@@ -38,6 +40,8 @@ public enum SampleScene: String, Sendable, CaseIterable {
             [Self.sample(clock: ClockTime(hour: 14, minute: 5)), Self.sample(clock: ClockTime(hour: 14, minute: 6))]
         case .daysSouth:
             [Self.sample(place: Place(name: "Sydney", source: .gps), weather: WeatherPanel(forecast: Self.forecastSouth))]
+        case .rainSoon:
+            [Self.sample(weather: WeatherPanel(forecast: Self.forecastRainSoon), outlook: .startsIn(.rain, minutes: 20))]
         }
     }
 
@@ -52,6 +56,14 @@ public enum SampleScene: String, Sendable, CaseIterable {
         days: days(latitude: 47.37, zone: .fixed(offsetSeconds: 7_200, identifier: "Europe/Zurich")),
         sunrise: ClockTime(hour: 5, minute: 38),
         sunset: ClockTime(hour: 21, minute: 12))
+
+    /// `forecast` under a lowering sky: cooler, overcast, the wind freshening ahead of the rain.
+    public static let forecastRainSoon: Forecast = {
+        var overcast = forecast
+        overcast.current = Conditions(
+            temperature: 19.2, icon: .cloudy, isNight: false, humidity: 81, windSpeed: 6.1, windDirection: 250)
+        return overcast
+    }()
 
     /// `forecast` with the Moon of Sydney (33.87° S), whose clocks are 8 hours ahead of Zürich's.
     public static let forecastSouth: Forecast = {
@@ -85,10 +97,11 @@ public enum SampleScene: String, Sendable, CaseIterable {
         clock: ClockTime = ClockTime(hour: 14, minute: 5),
         place: Place = Place(name: "Zürich", source: .gps),
         gps: GPSMark = .fix,
-        weather: WeatherPanel = WeatherPanel(forecast: forecast)
+        weather: WeatherPanel = WeatherPanel(forecast: forecast),
+        outlook: OutlookLine? = .dry
     ) -> ScreenModel {
         ScreenModel(
-            settings: .defaults, clock: clock, place: place, gps: gps, weather: weather,
+            settings: .defaults, clock: clock, place: place, gps: gps, weather: weather, outlook: outlook,
             indoor: .reading(temperature: 21.6, humidity: 45, pressure: 1013.2),
             statusLines: statusLines)
     }

@@ -19,19 +19,24 @@ public struct ScreenModel: Sendable, Equatable {
     public var place: Place
     public var gps: GPSMark
     public var weather: WeatherPanel
+    /// The "next two hours" line of the now screen, nil when there is nothing honest to say.
+    /// Kept apart from `weather` (rebuilt only when the forecast or the hour changes) because
+    /// it moves on every minute ("Rain in 20 min"), and it is a fixed value that costs no heap.
+    public var outlook: OutlookLine?
     public var indoor: IndoorPanel
     /// Lines of the status screen, most important first (GPS, network, store, display…).
     public var statusLines: [StatusLine]
 
     public init(
         settings: Settings = .defaults, clock: ClockTime?, place: Place, gps: GPSMark,
-        weather: WeatherPanel, indoor: IndoorPanel = .absent, statusLines: [StatusLine] = []
+        weather: WeatherPanel, outlook: OutlookLine? = nil, indoor: IndoorPanel = .absent, statusLines: [StatusLine] = []
     ) {
         self.settings = settings
         self.clock = clock
         self.place = place
         self.gps = gps
         self.weather = weather
+        self.outlook = outlook
         self.indoor = indoor
         self.statusLines = statusLines
     }

@@ -20,6 +20,7 @@ struct SteadyStateAllocationTests {
         rig.advance(by: .seconds(60))  // fix, weather, zone, first frames: allowed to allocate
         #expect(rig.device.state.gps.kind == .fix)
         #expect(rig.device.state.weather.state.value != nil)
+        #expect(rig.device.state.model.outlook != nil, "the next-two-hours line is on the screen")
         let frames = rig.device.counters.frames
         let wakes = rig.device.counters.wakeups
         let fetches = rig.device.counters.fetches
@@ -30,6 +31,22 @@ struct SteadyStateAllocationTests {
         #expect(rig.device.counters.fetches == fetches, "no weather update inside the window")
         #expect(rig.device.counters.frames - frames >= 12, "minute ticks, orbit steps and rotations drew frames")
         #expect(rig.device.counters.wakeups - wakes >= 780)
+    }
+
+    @Test("minute ticks while the forecast ages past the hour: the line says its age, minute by minute, allocating nothing")
+    func outlookAging() throws {
+        let rig = try SteadyStateRig(seconds: 7200, weatherUpdates: false)
+        rig.advance(by: .seconds(61 * 60))  // the one forecast is an hour old: no longer "dry"
+        guard case .unsure(let before)? = rig.device.state.model.outlook else {
+            Issue.record("expected the data's age, got \(String(describing: rig.device.state.model.outlook))")
+            return
+        }
+        Self.expectNone(countMallocs { rig.advance(by: .seconds(300)) }, "5 minutes of ticks with the age moving on")
+        guard case .unsure(let after)? = rig.device.state.model.outlook else {
+            Issue.record("the age went away: \(String(describing: rig.device.state.model.outlook))")
+            return
+        }
+        #expect(after >= before + 10, "the age moved on, every minute (2 × 5 minutes counted)")
     }
 
     @Test("a drive inside one zone: fixes 100 m or more apart look the zone up and allocate nothing")
