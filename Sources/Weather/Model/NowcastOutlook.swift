@@ -31,7 +31,7 @@ public enum NowcastOutlook: Sendable, Equatable {
 
 /// The thresholds of the outlook, each with where it comes from.
 public struct OutlookRules: Sendable, Equatable {
-    /// How far ahead the line speaks (issue 25: "the next two hours").
+    /// How far ahead the line speaks: "the next two hours".
     public var window: Duration = .seconds(2 * 3600)
     /// The least amount in a period that counts as precipitation, mm. A standard gauge reads
     /// to 0.1 mm (or 0.2 mm); less is reported as a "trace" (WMO-No. 8, *Guide to Instruments
