@@ -80,9 +80,10 @@ extension Device {
         }
     }
 
-    /// The barograph the last run saved; a damaged or foreign file is one line in the log and
+    /// The barograph the last run saved (after a reload, the old device's trace); a damaged or foreign file is one line in the log and
     /// the trace starts again.
     func restoreBarograph() {
+        if let trace = resumeFrom?.barograph, trace.count > 0 { return send(.barographRestored(trace)) }
         switch BarographFile.load(from: stateDirectory, files: &files) {
         case .success(let history):
             send(.barographRestored(history))

@@ -18,7 +18,7 @@ extension AppState {
         guard barograph.count == 0, let latest = history.latest else { return }
         barograph = history
         barographSavedThrough = latest.time
-        effects.append(.log(.text("barograph: \(history.count) sample\(history.count == 1 ? "" : "s") restored from the last run")))
+        effects.append(.log(.text("barograph: \(history.count) sample\(history.count == 1 ? "" : "s") restored")))
         if moment.source.isTrusted { pressureTendency = barograph.tendency(at: moment.wall) }
     }
 
