@@ -100,6 +100,37 @@ struct BarographMemoryTests {
         #expect(restarted.device.state.barograph.count == 1, "\(kind): the device does not sample again")
     }
 
+    @Test("a trace saved under a clock that ran ahead is dropped at the first sample, with one line")
+    func futureTraceDropped() {
+        let disk = CrashableFileSystem()
+        let board = Self.make(disk: disk)
+        board.advance(by: .seconds(2 * 3_600))
+        board.device.close()
+        disk.crash()
+        // The next start is a day before the samples: the last run's clock was a day fast.
+        let restarted = Self.make(start: DeviceRig.summer - .seconds(86_400), disk: disk)
+        restarted.advance(by: .seconds(1))
+        #expect(restarted.device.state.barograph.count >= 11)
+        restarted.advance(by: .seconds(11 * 60))
+        let lines = restarted.timeline.map(\.text).filter { $0.contains("past the trusted clock") }
+        #expect(lines.count == 1, "\(lines)")
+        #expect(restarted.device.state.barograph.count == 1, "the new sample was refused behind the old trace")
+    }
+
+    @Test("a reload hands the trace over in memory, even when the card refuses the last write")
+    func reloadKeepsTrace() {
+        let disk = CrashableFileSystem()
+        let board = Self.make(disk: disk)
+        board.advance(by: .seconds(90 * 60))
+        disk.fail([.write], with: .io)
+        board.advance(by: .seconds(70 * 60))
+        #expect(board.timeline.contains { $0.text.contains("barograph not saved") })
+        let trace = Self.samples(board.device.state.barograph)
+        let next = ReloadTakeOverTests.successor(of: board.device, board: board, keeping: .init(display: true, sensor: true, buttons: true))
+        next.start()
+        #expect(Self.samples(next.state.barograph) == trace)
+    }
+
     @Test("the file round-trips every quality exactly, and refuses samples out of order")
     func fileRoundTrip() {
         var history = PressureHistory(capacity: 4)
