@@ -5,7 +5,7 @@ import SystemPackage
 import Weather
 
 /// The card as the loop sees it (docs/design/architecture.md#the-loop: the card off the loop). Every write under the
-/// state directory (a store commit, a store retry, the weather cache) is a job handed over
+/// state directory (a store commit, a store retry, the weather cache, the barograph's history) is a job handed over
 /// here; the loop never waits for one. What the store holds afterwards comes back as a
 /// snapshot the loop picks up with `receive`, so a setting is shown once it is durable (or
 /// kept in memory by a degraded store), and meanwhile the loop keeps reading buttons, the GPS
