@@ -60,6 +60,36 @@ struct BarographMemoryTests {
         }
     }
 
+    /// littlefs's and SQLite's method, as the store's crash tests: power cut after every file
+    /// operation around the hourly write; the restart finds the old file or the new one.
+    @Test("a power cut at every step of the hourly write leaves the old history or the new one, never a damaged file")
+    func powerCutAtEveryStepOfTheWrite() throws {
+        var k = 0
+        var saw = Set<Int>()
+        while k < 40 {
+            let disk = CrashableFileSystem()
+            let board = Self.make(disk: disk)
+            board.advance(to: board.startInstant + .seconds(69 * 60 + 30))  // before the 11:10 sample
+            let old = try #require(disk.image().files[Self.path]).count
+            let operations = disk.operationCount
+            disk.cutPower(afterOperations: k)
+            board.advance(to: board.startInstant + .seconds(71 * 60))
+            let cut = disk.operationCount - operations > k
+            let new = board.device.state.barograph.count
+            disk.crash()
+            let restarted = Self.make(start: DeviceRig.summer + .seconds(72 * 60), disk: disk)
+            restarted.advance(by: .seconds(1))
+            let restored = restarted.device.state.barograph.count
+            #expect(BarographFile.encode(PressureHistory()).count + 17 * restored == old || restored == new, "k=\(k): \(restored) samples")
+            #expect(!restarted.timeline.contains { $0.text.contains("not used") }, "k=\(k): \(restarted.timeline.map(\.text))")
+            saw.insert(restored)
+            if !cut { break }
+            k += 1
+        }
+        #expect(k > 2 && k < 40, "crash points covered: \(k)")
+        #expect(saw.count == 2, "only one of the old and the new history was ever seen: \(saw)")
+    }
+
     @Test("a stop writes the samples since the last hourly write")
     func stopWritesTheRest() throws {
         let disk = CrashableFileSystem()
