@@ -40,6 +40,7 @@ struct BarographWeatherTests {
         let hours = try #require(raisedAt, "no alarm in 10 h; tendency \(board.device.state.pressureTendency)")
         #expect(hours < 10)
         #expect(Self.stormLines(board).count == 1)
+        #expect(board.statusLine.hasPrefix("STORM ALARM \u{2212}"), "simulate's line under the panel: \(board.statusLine)")
         // The station pressure moved: the trace is the weather's, not a constant.
         let history = board.device.state.barograph
         let values = (0..<history.count).map { history[$0].hectopascals }
