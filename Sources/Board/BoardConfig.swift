@@ -27,11 +27,13 @@ public struct BoardConfig: Sendable, Equatable {
     public let screens: ScreenConfig
     /// Where the weather comes from; Open-Meteo when the file says nothing.
     public let weather: WeatherConfig
+    /// The storm alarm on the barograph; on at 3.6 hPa in 3 hours when the file says nothing.
+    public let barograph: BarographConfig
 
     public init(
         name: String, gps: GPSConfig, display: DisplayConfig, buttons: [ButtonConfig],
         sensor: SensorConfig?, defaultLocation: DefaultLocation, timeZone: String?,
-        screens: ScreenConfig = .standard, weather: WeatherConfig = .standard
+        screens: ScreenConfig = .standard, weather: WeatherConfig = .standard, barograph: BarographConfig = .standard
     ) {
         self.name = name
         self.gps = gps
@@ -42,6 +44,7 @@ public struct BoardConfig: Sendable, Equatable {
         self.timeZone = timeZone
         self.screens = screens
         self.weather = weather
+        self.barograph = barograph
     }
 
     /// The parts the file replaces by their simulated twins (`"simulated": true`), in file

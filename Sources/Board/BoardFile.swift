@@ -64,7 +64,7 @@ extension BoardConfig {
 }
 
 extension BoardValidator {
-    static let topLevelKeys = ["schema", "name", "gps", "display", "buttons", "sensor", "defaultLocation", "timeZone", "screens", "weather"]
+    static let topLevelKeys = ["schema", "name", "gps", "display", "buttons", "sensor", "defaultLocation", "timeZone", "screens", "weather", "barograph"]
 
     /// Validates the whole document. Sections are checked even after an earlier one failed,
     /// so one run lists everything; cross-checks run only between sections that are valid.
@@ -98,18 +98,21 @@ extension BoardValidator {
         let screens = screensValue.flatMap { self.screens($0, at: "screens", display: display?.kind) }
         let weatherValue = optional(root, "weather")
         let weather = weatherValue.flatMap { self.weather($0, at: "weather") }
+        let barographValue = optional(root, "barograph")
+        let barograph = barographValue.flatMap { self.barograph($0, at: "barograph") }
 
         if let display, let sensor { checkAddressClash(display: display, sensor: sensor) }
         if let buttons { checkReservedPins(buttons, display: display, sensor: sensor, gps: gps) }
 
         guard let name, let gps, let display, let buttons, let location,
             sensorValue == nil || sensor != nil, timeZoneValue == nil || timeZone != nil,
-            screensValue == nil || screens != nil, weatherValue == nil || weather != nil
+            screensValue == nil || screens != nil, weatherValue == nil || weather != nil,
+            barographValue == nil || barograph != nil
         else { return nil }
         return BoardConfig(
             name: name, gps: gps, display: display, buttons: buttons, sensor: sensor,
             defaultLocation: location, timeZone: timeZone, screens: screens ?? .standard(for: display.kind),
-            weather: weather ?? .standard)
+            weather: weather ?? .standard, barograph: barograph ?? .standard)
     }
 
     /// True (after reporting it) when the file is newer than this build: then nothing else is

@@ -30,6 +30,8 @@ public enum Event: Sendable {
     case saving(StoreSaving)
     /// The weather cache read at start, decoded.
     case weatherRestored(WeatherReport, CacheValidators)
+    /// The barograph's samples saved by the last run (`Effect.saveBarograph`), read at start.
+    case barographRestored(PressureHistory)
     /// The outcome of the fetch ordered with `token` (an outcome for an older token is dropped:
     /// the place changed while it was in flight).
     /// `receivedAt`: the monotonic instant the answer arrived (stamped off the loop on the
@@ -61,6 +63,9 @@ public enum Effect: Sendable, Equatable {
     /// Write the response of fetch `token` to the disk cache (at most hourly: the repository
     /// decides).
     case saveWeatherCache(token: UInt64)
+    /// Write the barograph's history to disk (at most hourly, and at a stop: the logic
+    /// decides); the runtime encodes `AppState.barograph` as it is now.
+    case saveBarograph
     /// Load an IANA zone from tzdata; the answer is `.zone` or `.zoneFailed`.
     case loadZone(String, ZoneSource)
     /// Take one indoor reading; the answer is `.indoor`.

@@ -57,6 +57,10 @@ public final class CrashableFileSystem: FileSystem {
     public internal(set) var operationCount = 0
     /// Bytes accepted by `write` since creation: what the store costs the medium.
     public internal(set) var bytesWritten = 0
+    /// The same by the file's name (the last component of the path it was opened at), with
+    /// the `fdatasync`/`fsync` calls on it: who costs the medium what.
+    public internal(set) var bytesWrittenByName: [String: Int] = [:]
+    public internal(set) var syncsByName: [String: Int] = [:]
     var operationCounts: [Operation: Int] = [:]
     /// Called at the start of every operation with its kind and number (from 1).
     public var onOperation: ((Operation, Int) -> Void)?
@@ -133,6 +137,7 @@ public final class CrashableFileSystem: FileSystem {
         }
         let written = Array(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
         bytesWritten += count
+        bytesWrittenByName[open.path.lastComponent?.string ?? "", default: 0] += count
         live.write(written, to: open.inode, at: start)
         markDirty(open.inode, from: min(start, size), to: start + count)
         pending.append(PendingChange(.write(inode: open.inode, offset: start, bytes: written), path: open.path))
@@ -172,12 +177,16 @@ public final class CrashableFileSystem: FileSystem {
 
     public func synchronizeData(_ file: FileHandle) throws(FileSystemError) {
         tick(.synchronizeData)
-        try synchronizeFile(try openFile(file).inode, as: .synchronizeData)
+        let open = try openFile(file)
+        syncsByName[open.path.lastComponent?.string ?? "", default: 0] += 1
+        try synchronizeFile(open.inode, as: .synchronizeData)
     }
 
     public func synchronize(_ file: FileHandle) throws(FileSystemError) {
         tick(.synchronize)
-        try synchronizeFile(try openFile(file).inode, as: .synchronize)
+        let open = try openFile(file)
+        syncsByName[open.path.lastComponent?.string ?? "", default: 0] += 1
+        try synchronizeFile(open.inode, as: .synchronize)
     }
 
     /// fsync/fdatasync: the file's size and dirty pages reach the durable tree — or, when the

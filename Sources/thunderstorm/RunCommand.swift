@@ -19,7 +19,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The board file (see board/README.md).", valueName: "file"))
     var board: String
 
-    @Option(name: .customLong("state-dir"), help: ArgumentHelp("Where settings, places and the weather cache live (systemd: /var/lib/thunderstorm).", valueName: "dir"))
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp("Where settings, places, the weather cache and the barograph live (systemd: /var/lib/thunderstorm).", valueName: "dir"))
     var stateDir = "/var/lib/thunderstorm"
 
     @Option(name: .customLong("log-level"), help: ArgumentHelp("info (every state change) or warning (problems only).", valueName: "level"))

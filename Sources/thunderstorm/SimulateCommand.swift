@@ -37,7 +37,7 @@ struct SimulateCommand: ParsableCommand {
     var weather = "sample"
     @Option(name: .customLong("base-url"), help: ArgumentHelp("With --weather live: the service's address (e.g. a server on 127.0.0.1).", valueName: "url"))
     var baseURL: String?
-    @Option(name: .customLong("state-dir"), help: ArgumentHelp("Keep settings, places and the weather cache here across runs (default: a fresh, empty store each run).", valueName: "dir"))
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp("Keep settings, places, the weather cache and the barograph here across runs (default: a fresh, empty store each run).", valueName: "dir"))
     var stateDir: String?
     @Option(help: ArgumentHelp("Virtual time runs this many times faster than real time (interactive).", valueName: "n"))
     var speed: Double = 1

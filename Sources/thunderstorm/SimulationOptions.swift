@@ -35,6 +35,11 @@ enum SimulationOptions {
         var setup = SimulationSetup(board: board, start: try startTime(command.start))
         setup.seed = command.seed
         setup.serviceZone = command.zone
+        // The BME280 twin reads the simulated weather, and a gale's low comes through in the
+        // first hours, so a newcomer sees the barograph fall and the storm alarm at --speed 600
+        // within a minute (docs/reference/simulate-scripts.md).
+        setup.sensorFollowsWeather = true
+        setup.storm = .standard(after: setup.start)
         switch command.gps {
         case "route": setup.gps = .route
         case "none": setup.gps = .none
@@ -136,7 +141,8 @@ enum SimulationOptions {
         }
         return BoardConfig(
             name: board.name, gps: board.gps, display: display, buttons: board.buttons, sensor: board.sensor,
-            defaultLocation: board.defaultLocation, timeZone: board.timeZone, screens: board.screens, weather: board.weather)
+            defaultLocation: board.defaultLocation, timeZone: board.timeZone, screens: board.screens, weather: board.weather,
+            barograph: board.barograph)
     }
 
     /// `2026-03-28T22:00:00Z`, or now.

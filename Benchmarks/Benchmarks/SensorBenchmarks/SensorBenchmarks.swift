@@ -17,6 +17,7 @@
 //   are gated at a bound ~25 % above the measured count (Thresholds/), with a ±40 % tolerance
 //   around it, so a change that doubles them fails, as does one that drops them by more than
 //   ~25 % (then lower the bound).
+// - "PressureSample": the barograph's sample (PressureRig.swift).
 
 import Benchmark
 import Drivers
@@ -29,6 +30,7 @@ extension BenchmarkMetric {
     static let nanosecondsPerCycle = BenchmarkMetric.custom("ns/cycle", polarity: .prefersSmaller)
     static let nanosecondsPerLookup = BenchmarkMetric.custom("ns/lookup", polarity: .prefersSmaller)
     static let nanosecondsPerDecode = BenchmarkMetric.custom("ns/decode", polarity: .prefersSmaller)
+    static let nanosecondsPerSample = BenchmarkMetric.custom("ns/sample", polarity: .prefersSmaller)
 }
 
 let cyclesPerIteration = 1000
@@ -271,6 +273,16 @@ let benchmarks: @Sendable () -> Void = {
         measure(benchmark, .nanosecondsPerLookup, per: lookupsPerIteration) { rig.run() }
     } setup: {
         ZoneRig()
+    }
+
+    Benchmark(
+        "PressureSample",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal, .nanosecondsPerSample])
+    ) { benchmark, rig in
+        measure(benchmark, .nanosecondsPerSample, per: samplesPerIteration) { rig.run() }
+        precondition(rig.raised > 0, "the storm in the trace never raised the alarm")
+    } setup: {
+        PressureRig()
     }
 
     Benchmark(

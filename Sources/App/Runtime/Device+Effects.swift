@@ -17,6 +17,10 @@ extension Device {
             link.send(order, token: token)
         case .saveWeatherCache(let token):
             saveWeatherCache(token)
+        case .saveBarograph:
+            counters.historyWrites += 1
+            store.submit(.saveHistory(BarographFile.encode(state.barograph)), now: moment.now)
+            receiveStore()
         case .loadZone(let name, let source):
             switch dependencies.loadZone(name) {
             case .success(let rules): send(.zone(rules, source))
@@ -73,6 +77,20 @@ extension Device {
         case .failure(let error):
             if case .missing = error { return }
             dependencies.log(moment.now, .problem("weather cache not used: \(error)"))
+        }
+    }
+
+    /// The barograph the last run saved (after a reload, the old device's trace); a damaged or foreign file is one line in the log and
+    /// the trace starts again.
+    func restoreBarograph() {
+        if let trace = resumeFrom?.barograph, trace.count > 0 { return send(.barographRestored(trace)) }
+        switch BarographFile.load(from: stateDirectory, files: &files) {
+        case .success(let history):
+            send(.barographRestored(history))
+        case .failure(.missing):
+            break
+        case .failure(let error):
+            dependencies.log(moment.now, .problem("barograph: \(error)"))
         }
     }
 

@@ -2,6 +2,7 @@ import Core
 import Drivers
 import HAL
 import Screens
+import Weather
 
 /// A reload (SIGHUP with a changed board file) builds a new `Device`; the parts whose
 /// configuration did not change move into it with their state instead of being started again.
@@ -34,6 +35,9 @@ extension Device {
         var display: DisplayHealth?
         /// Kept buttons' lines that are quietened for noise (their status line stays).
         var noisyButtons: [String]
+        /// The barograph's trace, handed over in memory: the old device's last write of it may
+        /// still be on its way to the card (the writer is off the loop).
+        var barograph: PressureHistory
     }
 
     /// Moves the display's driver out of this device (a reload's new device takes it over with
@@ -66,7 +70,7 @@ extension Device {
             place: previous.state.shown, screen: previous.state.screen,
             indoor: kept.sensor ? previous.state.indoor : nil,
             display: kept.display && previous.state.display != .ok ? previous.state.display : nil,
-            noisyButtons: kept.buttons ? previous.state.noisyButtons : [])
+            noisyButtons: kept.buttons ? previous.state.noisyButtons : [], barograph: previous.state.barograph)
         if kept.display {
             displayInherited = true
             displayRetryAt = previous.displayRetryAt

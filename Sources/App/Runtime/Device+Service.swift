@@ -191,6 +191,8 @@ extension Device {
                 send(.refused(change, error))
             case .cacheNotSaved(let error):
                 dependencies.log(moment.now, .problem("weather cache not saved: \(error)"))
+            case .historyNotSaved(let error):
+                dependencies.log(moment.now, .problem("barograph not saved: \(error)"))
             case .reopened(let kept):
                 dependencies.log(
                     moment.now, .text("store: opened the files at last; \(kept) change\(kept == 1 ? "" : "s") kept in memory saved"))

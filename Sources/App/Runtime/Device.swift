@@ -162,6 +162,7 @@ public final class Device<Bus: I2CBus, Inputs: DigitalInputs, Serial: SerialDevi
             }
         }
         restoreWeatherCache()
+        restoreBarograph()
         send(.start)
         sendResumption()
         service()

@@ -52,6 +52,8 @@ public struct DeviceCounters: Sendable, Equatable {
     public var gestures = 0
     public var commits = 0
     public var fetches = 0
+    /// Rewrites of the barograph's file handed to the writer.
+    public var historyWrites = 0
     /// The longest `service()` after the first (the start's) on the device's monotonic clock, and
     /// when it ended: a turn that waited on the card, the bus or anything else shows here
     /// (buttons and the panel wait for it).

@@ -5,7 +5,7 @@ import SystemPackage
 import Weather
 
 /// The card as the loop sees it (docs/design/architecture.md#the-loop: the card off the loop). Every write under the
-/// state directory (a store commit, a store retry, the weather cache) is a job handed over
+/// state directory (a store commit, a store retry, the weather cache, the barograph's history) is a job handed over
 /// here; the loop never waits for one. What the store holds afterwards comes back as a
 /// snapshot the loop picks up with `receive`, so a setting is shown once it is durable (or
 /// kept in memory by a degraded store), and meanwhile the loop keeps reading buttons, the GPS
@@ -25,12 +25,15 @@ public final class StoreWriter<Files: FileSystem, Clock: DeviceClock>: @unchecke
         /// A degraded store's retry now, whatever the backoff (the last one before exit).
         case retryNow
         case saveCache(WeatherCache)
+        /// The barograph's history, encoded on the loop (`BarographFile.encode`).
+        case saveHistory([UInt8])
     }
 
     /// What a job has to say besides the store's new content.
     public enum Answer {
         case refused(StoreChange, StoreError)
         case cacheNotSaved(WeatherCache.CacheError)
+        case historyNotSaved(BarographFile.FileError)
         /// The files opened after the device started on memory; `kept` changes were committed.
         case reopened(kept: Int)
         /// Opening again cannot help any more (the files became unreadable): memory it stays.
@@ -283,6 +286,10 @@ public final class StoreWriter<Files: FileSystem, Clock: DeviceClock>: @unchecke
         case .saveCache(let cache):
             if case .failure(let error) = cache.save(in: directory, files: &files) {
                 batchAnswers.append(.cacheNotSaved(error))
+            }
+        case .saveHistory(let bytes):
+            if case .failure(let error) = BarographFile.save(bytes, in: directory, files: &files) {
+                batchAnswers.append(.historyNotSaved(error))
             }
         }
     }

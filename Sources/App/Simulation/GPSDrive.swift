@@ -49,6 +49,20 @@ public struct GPSDrive {
         return true
     }
 
+    /// The built-in route's height above mean sea level (GGA's altitude), metres; nil for a
+    /// capture, whose heights are recorded. Set, the following epochs report the new height.
+    public var altitude: Double? {
+        get {
+            if case .route(let route) = source { return route.altitude }
+            return nil
+        }
+        set {
+            guard let newValue, case .route(var route) = source else { return }
+            route.altitude = newValue
+            source = .route(route)
+        }
+    }
+
     /// When the next epoch is due; nil when a capture has run out.
     public var nextEpoch: Instant? {
         if case .capture(let epochs) = source, epoch >= epochs.count { return nil }

@@ -44,6 +44,7 @@ extension SimulatedBoard {
         if let receiver {
             drive?.transmit(upTo: clock.now(), on: receiver.wire, pluggedIn: receiver.isPluggedIn)
         }
+        followWeather()
         measured { device.service() }
     }
 

@@ -30,14 +30,16 @@ extension SimulatedBoard {
     /// over the simulated Open-Meteo, answering 350 ms later on `clock`.
     static func weatherTwin(
         service: OpenMeteoService, clock: VirtualClock, zone name: String,
-        loadZone: (String) -> Result<ZoneRules, ZoneError>, seed: UInt64, trueTime: (@Sendable () -> WallTime)? = nil
+        loadZone: (String) -> Result<ZoneRules, ZoneError>, seed: UInt64, storm: SimulatedStorm? = nil,
+        trueTime: (@Sendable () -> WallTime)? = nil
     ) -> SimulatedWeatherLink<OpenMeteoService, SimulatedOpenMeteo, VirtualClock> {
         let zone = (try? loadZone(name).get()) ?? .utc
         // The twin runs on the loop's thread only (the simulated link fetches inline). Its
         // clock is the true time (a server's clock is right), not the device's system clock.
         nonisolated(unsafe) let sameThreadClock = clock
         let now = trueTime ?? { sameThreadClock.wallTime() }
-        let twin = SimulatedOpenMeteo(now: now, zone: zone, zoneName: zone.identifier, seed: seed)
+        var twin = SimulatedOpenMeteo(now: now, zone: zone, zoneName: zone.identifier, seed: seed)
+        twin.storm = storm
         return SimulatedWeatherLink(service: service, transport: twin, clock: clock)
     }
 

@@ -29,7 +29,13 @@ extension SimulatedBoard {
         }
         let store = state.storeHealth.isHealthy ? "store ok" : state.storeHealth.description
         let bus = "last frame \(device.counters.lastFlushPayloadBytes) B"
-        return "\(gps) · \(weather) · \(store) · \(bus)"
+        // The storm alarm first, where the line cannot cut it off (the panel's status screen
+        // shows it too, but only when the rotation reaches it).
+        let storm = state.stormAlarm.raised.map { tendency in
+            let tenths = Int((abs(tendency.change) * 10).rounded())
+            return "STORM ALARM \(tendency.change < 0 ? "\u{2212}" : "+")\(tenths / 10).\(tenths % 10) hPa/3h · "
+        } ?? ""
+        return "\(storm)\(gps) · \(weather) · \(store) · \(bus)"
     }
 
     static func age(_ duration: Duration) -> String {

@@ -62,6 +62,8 @@ public final class SimulatedBoard {
     public internal(set) var deviceCPUNanoseconds: Int64 = 0
     /// Per-pixel lit time of the OLED (nil on an LCD).
     public internal(set) var litMeter: LitMeter?
+    /// The BME280 model follows the simulated weather (`SimulationSetup.sensorFollowsWeather`).
+    var pressureTwin: PressureTwin?
 
     public init(_ setup: SimulationSetup) {
         self.setup = setup
@@ -132,7 +134,7 @@ public final class SimulatedBoard {
             let (trueStart, origin) = (setup.start, clock.now())
             let simulated = Self.weatherTwin(
                 service: service, clock: clock, zone: setup.serviceZone, loadZone: setup.loadZone, seed: setup.seed,
-                trueTime: { trueStart + (sameThreadClock.now() - origin) })
+                storm: setup.storm, trueTime: { trueStart + (sameThreadClock.now() - origin) })
             if case .offline = setup.weather { simulated.transport.isReachable = false }
             if case .rateLimited = setup.weather { simulated.transport.isRateLimited = true }
             network = simulated
@@ -165,6 +167,11 @@ public final class SimulatedBoard {
                 log: { log($0, $1) }),
             seed: setup.seed)
         log = { [unowned self] instant, line in self.record(instant, line) }
+        if setup.sensorFollowsWeather, sensorModel != nil {
+            pressureTwin = PressureTwin(
+                latitude: board.defaultLocation.latitude, longitude: board.defaultLocation.longitude, seed: setup.seed,
+                storm: setup.storm)
+        }
         if setup.systemClock != .host { synchronised = { [unowned self] in self.systemClockSynchronised } }
     }
 
@@ -173,6 +180,7 @@ public final class SimulatedBoard {
         if case .oled(let model) = panel {
             litMeter = LitMeter(width: model.configuration.width, height: model.configuration.height, start: clock.now())
         }
+        followWeather()
         measured { device.start() }
     }
 

@@ -27,6 +27,8 @@ struct SimulatedClimate: Sendable {
     var latitude: Double
     var longitude: Double
     var seed: UInt64
+    /// A scripted low on top of the generated weather (`SimulatedStorm`), nil for none.
+    var storm: SimulatedStorm?
 
     /// What the weather is at one instant.
     struct Sample: Sendable, Equatable {
@@ -113,7 +115,7 @@ struct SimulatedClimate: Sendable {
         let f = x - Double(day)
         let a = SimulatedDay.weather(climate: self, day: day).pressure
         let b = SimulatedDay.weather(climate: self, day: day + 1).pressure
-        return a + (b - a) * f - frontDip(at: t)
+        return a + (b - a) * f - frontDip(at: t) - (storm?.dip(at: t) ?? 0)
     }
 
     /// How far a passing front pulls the pressure down at `t`, hPa: a trough centred on a wet

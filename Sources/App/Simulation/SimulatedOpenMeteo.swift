@@ -26,6 +26,8 @@ public struct SimulatedOpenMeteo: HTTPTransport, Sendable {
     public var zoneName: String
     /// Another seed, another weather; the same seed, the same weather.
     public var seed: UInt64
+    /// A scripted low in the pressure it answers with (`SimulatedStorm`).
+    public var storm: SimulatedStorm?
     /// False while the simulated network is down: every request then fails as it does on a
     /// device whose Wi-Fi is gone.
     public var isReachable = true
@@ -71,7 +73,7 @@ public struct SimulatedOpenMeteo: HTTPTransport, Sendable {
             return .success(Self.refusal(.init(status: 400, reason: "Invalid timezone \(other)")))
         }
         let body = OpenMeteoBody(
-            query: query, climate: SimulatedClimate(latitude: query.latitude, longitude: query.longitude, seed: seed),
+            query: query, climate: SimulatedClimate(latitude: query.latitude, longitude: query.longitude, seed: seed, storm: storm),
             now: time, offset: offset, timezone: timezone, abbreviation: Self.abbreviation(offset))
         return .success(HTTPResponse(status: 200, headers: Self.headers, body: Array(body.json().utf8)))
     }

@@ -62,6 +62,17 @@ public struct SimulationReport {
         w.key("syncs"); w.number(
             board.setup.disk.count(of: .synchronizeData) + board.setup.disk.count(of: .synchronize)
                 + board.setup.disk.count(of: .synchronizeDirectory))
+        w.key("directory_syncs"); w.number(board.setup.disk.count(of: .synchronizeDirectory))
+        // Per file, a replaced file's temporary name (`NAME.new`) counted as the file's.
+        w.key("files"); w.open()
+        for name in StateDirectory.fileNames {
+            let disk = board.setup.disk
+            w.key(name); w.open()
+            w.key("bytes_written"); w.number(disk.bytesWrittenByName[name, default: 0] + disk.bytesWrittenByName[name + ".new", default: 0])
+            w.key("syncs"); w.number(disk.syncsByName[name, default: 0] + disk.syncsByName[name + ".new", default: 0])
+            w.close()
+        }
+        w.close()
         w.close()
         w.key("display"); w.open()
         w.key("frames"); w.number(device.counters.frames)

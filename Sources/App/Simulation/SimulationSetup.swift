@@ -33,6 +33,12 @@ public struct SimulationSetup {
     /// The wall time the simulation starts at.
     public var start: WallTime
     public var seed: UInt64 = 1
+    /// A scripted low in the simulated weather (`SimulatedStorm`): in the forecast's pressure
+    /// and, with `sensorFollowsWeather`, in the BME280's. `simulate` has the standard one.
+    public var storm: SimulatedStorm?
+    /// The simulated BME280 measures the simulated weather's pressure at the station's height
+    /// (`SimulatedBoard.followWeather`); off, its raw values stay what a test sets.
+    public var sensorFollowsWeather = false
     /// Overrides the board's orbit setting (measurements with and without it); nil keeps it.
     public var orbit: Bool?
     /// Overrides the board's automatic screen rotation; nil keeps it.

@@ -8,7 +8,7 @@ import Weather
 /// was durable (`CrashableFileSystem.durableImage()`), as an SD card would.
 public enum StateDirectory {
     /// The files the device keeps.
-    public static let fileNames = ["store.a", "store.b", WeatherCache.fileName]
+    public static let fileNames = ["store.a", "store.b", WeatherCache.fileName, BarographFile.fileName]
 
     /// Copies the device's files from `host` into `disk` at `directory`, durably.
     public static func load(from host: FilePath, into disk: CrashableFileSystem, at directory: FilePath) throws(FileSystemError) {

@@ -45,8 +45,13 @@ extension AppState {
         }
         let outdoor = report?.current?.temperature
         let reduced = SeaLevelPressure.reduce(stationHectopascals: station, altitude: altitude, outdoorCelsius: outdoor)
+        if let latest = barograph.latest, latest.time > time { dropFutureSamples(latest.time, now: time, &effects) }
         guard barograph.record(PressureSample(time: time, hectopascals: reduced, quality: quality)) else { return }
         pressureTendency = barograph.tendency(at: time)
+        if barographSavedThrough.map({ time - $0 >= Self.barographSaveEvery }) ?? true {
+            barographSavedThrough = time
+            effects.append(.saveBarograph)
+        }
         switch stormAlarm.update(pressureTendency) {
         case .raised(let tendency)?:
             effects.append(.log(.problem("storm alarm: \(Self.describe(tendency)); a button acknowledges it")))

@@ -25,6 +25,7 @@ extension AppState {
                 frameDirty = true
             }
         case .closing:
+            saveBarographIfNewer(&effects)
             if let removal = pendingRemoval {
                 pendingRemoval = nil
                 effects.append(.log(.text("removing \(removal.location.name) now: the device is stopping inside the undo window")))
@@ -46,6 +47,8 @@ extension AppState {
             if saving.waiting == 0 { requestedSettings = nil }
         case .weatherRestored(let report, let validators):
             restore(report, validators, moment, &effects)
+        case .barographRestored(let history):
+            restoreBarograph(history, moment, &effects)
         case .weather(let token, let outcome, let receivedAt):
             weatherOutcome(token, outcome, receivedAt: receivedAt, moment, &effects)
         case .zone(let rules, let source):

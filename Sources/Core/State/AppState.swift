@@ -63,6 +63,8 @@ public struct AppState {
     var stationSum = 0.0
     var stationCount = 0
     var nextBarographSample: WallTime?
+    /// The newest sample the last `.saveBarograph` wrote (nil: none written by this run).
+    var barographSavedThrough: WallTime?
     /// Which position of the burn-in orbit the frame is drawn at.
     public internal(set) var orbitStep = 0
 

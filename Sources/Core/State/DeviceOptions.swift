@@ -63,5 +63,6 @@ extension DeviceOptions {
             orbit: board.screens.orbit && board.display.kind.isOLED)
         displayBus = board.display.bus.path
         sensorBus = board.sensor?.bus.path
+        stormAlarm = StormAlarm.Configuration(enabled: board.barograph.alarm, fall: board.barograph.alarmFall)
     }
 }
