@@ -20,8 +20,8 @@ fi
 
 oleds="ssd1306-128x64 ssd1306-128x32 sh1106-128x64"
 lcds="hd44780-16x2 hd44780-20x4"
-all_scenes="now hours days days-south indoor status no-fix error clock-tick"
-lcd_scenes="now hours days days-south"
+all_scenes="now hours days days-south indoor barograph storm status no-fix error clock-tick"
+lcd_scenes="now hours days days-south barograph storm"
 
 # Written to a fresh directory first, so a failure leaves the old pictures in place.
 out=$(mktemp -d "${TMPDIR:-/tmp}/snapshots.XXXXXX")

@@ -51,6 +51,7 @@ extension AppState {
             model.weather = panel
             frameDirty = true
         }
+        refreshBarographPanel(moment.wall)
     }
 
     /// The weather's age as the minute moves on, without rebuilding the forecast: only the

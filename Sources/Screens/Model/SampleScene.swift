@@ -14,14 +14,19 @@ public enum SampleScene: String, Sendable, CaseIterable {
     case clockTick = "clock-tick"
     /// The days screen south of the equator (Sydney): the same Moon, lit on the other side.
     case daysSouth = "days-south"
+    /// The barograph of a front coming in: 48 hours of the sensor, the provider's forecast after now.
+    case barograph
+    /// The storm alarm's banner over the now screen, until a button acknowledges it.
+    case storm
 
     /// The screen this scene shows.
     public var screen: Screen {
         switch self {
-        case .now, .noFix, .error, .clockTick: .now
+        case .now, .noFix, .error, .clockTick, .storm: .now
         case .hours: .hours
         case .days, .daysSouth: .days
         case .indoor: .indoor
+        case .barograph: .barograph
         case .status: .status
         }
     }
@@ -29,7 +34,8 @@ public enum SampleScene: String, Sendable, CaseIterable {
     /// The frames of the scene, in order: one, or two for `clockTick`.
     public var frames: [ScreenModel] {
         switch self {
-        case .now, .hours, .days, .indoor, .status: [Self.sample()]
+        case .now, .hours, .days, .indoor, .status, .barograph: [Self.sample()]
+        case .storm: [Self.sample(barograph: Self.stormPanel)]
         case .noFix:
             [Self.sample(place: Place(name: "Berlin", source: .boardDefault), gps: .noFix(satellites: 3))]
         case .error:
@@ -85,11 +91,12 @@ public enum SampleScene: String, Sendable, CaseIterable {
         clock: ClockTime = ClockTime(hour: 14, minute: 5),
         place: Place = Place(name: "Zürich", source: .gps),
         gps: GPSMark = .fix,
-        weather: WeatherPanel = WeatherPanel(forecast: forecast)
+        weather: WeatherPanel = WeatherPanel(forecast: forecast),
+        barograph: BarographPanel = SampleScene.frontPanel
     ) -> ScreenModel {
         ScreenModel(
             settings: .defaults, clock: clock, place: place, gps: gps, weather: weather,
             indoor: .reading(temperature: 21.6, humidity: 45, pressure: 1013.2),
-            statusLines: statusLines)
+            statusLines: statusLines, barograph: barograph)
     }
 }
