@@ -12,8 +12,8 @@ import Graphics
 /// must not look like a storm), labelled at the top and the bottom on the left.
 ///
 /// 128×64: the graph in rows 13–63 with the labels beside it. 128×32: rows 13–31, the labels
-/// on the right. Each plot column is built as a bit mask first and then lit pixel by pixel,
-/// so every pixel is written once however the traces cross.
+/// on the right. Each plot column is built as a bit mask first and then lit run by run, so
+/// every pixel is written once however the traces cross.
 enum BarographScreen {
     static let minimumSpan = 80  // tenths of hPa
 
@@ -122,12 +122,18 @@ enum BarographScreen {
                     previousProvider = nil
                 }
             }
+            // Each run of lit rows as one 1-pixel-wide rectangle: the framebuffer fills it a
+            // page byte at a time (a steep fall is one call, not thirty pixels).
             let x = plotX + column
-            var r = 0
             while mask != 0 {
-                if mask & 1 != 0 { target.setPixel(x: x, y: top + r, on: true) }
-                mask >>= 1
-                r += 1
+                let first = mask.trailingZeroBitCount
+                let run = (~(mask >> UInt64(first))).trailingZeroBitCount
+                if run == 1 {
+                    target.setPixel(x: x, y: top + first, on: true)  // a dot: no clipping to compute
+                } else {
+                    target.fillRect(x: x, y: top + first, width: 1, height: run, on: true)
+                }
+                mask &= run >= 64 ? 0 : ~(((1 << UInt64(run)) - 1) << UInt64(first))
             }
             if unsure { target.setPixel(x: x, y: top + height, on: true) }
         }

@@ -18,19 +18,39 @@ enum StormBanner {
         target.fillRect(x: x, y: 0, width: target.width - x, height: height, on: true)
     }
 
-    /// Every pixel of each glyph cell written once: lit where the glyph is dark. Returns the
-    /// pen after the text, clipped to the target.
+    /// Each glyph as its inverted cell, drawn with `.copy`: every pixel of the cell written once
+    /// (lit where the glyph is dark), by the framebuffer's byte-copy path. Returns the pen after
+    /// the text, clipped to the target.
     private static func inverted<Target: DrawTarget>(_ text: String, x: Int, into target: inout Target) -> Int {
         var pen = x
         for scalar in text.unicodeScalars {
-            let glyph = Font.small.glyph(scalar)
-            guard pen + glyph.width <= target.width else { break }
-            for column in 0..<glyph.width {
-                for row in 0..<height { target.setPixel(x: pen + column, y: row, on: !glyph[column, row]) }
-            }
-            pen += glyph.width
+            let cell = invertedCell(scalar)
+            guard pen + cell.width <= target.width else { break }
+            target.draw(cell, x: pen, y: 0, mode: .copy)
+            pen += cell.width
         }
         return min(pen, target.width)
+    }
+
+    /// What the banner writes: "STORM", the signed amount, " hPa/3h"; last, the `?` that stands
+    /// for anything else.
+    static let scalars = Array("STORM 0123456789.+\u{2212}hPa/3?".unicodeScalars)
+    /// The inverted cells of `scalars`, built once at first use.
+    static let cells: [Bitmap] = scalars.map { scalar in
+        let glyph = Font.small.glyph(scalar)
+        let pages = glyph.pages
+        var bytes = [UInt8](repeating: 0, count: glyph.width * pages)
+        for page in 0..<pages {
+            let rows = min(8, glyph.height - page * 8)
+            let valid: UInt8 = rows >= 8 ? 0xFF : UInt8((1 << rows) - 1)
+            for column in 0..<glyph.width { bytes[page * glyph.width + column] = ~glyph.byte(page: page, column: column) & valid }
+        }
+        return Bitmap(width: glyph.width, height: glyph.height, bytes: bytes)
+    }
+
+    static func invertedCell(_ scalar: Unicode.Scalar) -> Bitmap {
+        for i in 0..<scalars.count where scalars[i] == scalar { return cells[i] }
+        return cells[scalars.count - 1]
     }
 }
 
