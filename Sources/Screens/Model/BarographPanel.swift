@@ -50,6 +50,9 @@ public struct BarographPanel: Sendable, Equatable {
     /// How many columns hold a value.
     public private(set) var sensorCount = 0
     public private(set) var providerCount = 0
+    /// The lowest and highest column of both traces, tenths of hPa (the graph's scale is
+    /// decided here, not searched for at every frame); nil without columns.
+    public private(set) var range: ClosedRange<Int>?
 
     public init() {}
 
@@ -81,19 +84,28 @@ public struct BarographPanel: Sendable, Equatable {
             counts[column] += 1
             if sample.quality != .good { unsure[column] = true }
         }
+        var low = Int.max
+        var high = Int.min
         sensorCount = 0
         for column in 0..<Self.pastColumns {
             sensor[column] = counts[column] == 0 ? Self.missing : Self.tenths(sums[column] / Double(counts[column]))
             sensorUnsure[column] = unsure[column]
-            if counts[column] > 0 { sensorCount += 1 }
+            guard counts[column] > 0 else { continue }
+            sensorCount += 1
+            (low, high) = (min(low, Int(sensor[column])), max(high, Int(sensor[column])))
         }
         providerCount = 0
         for column in 0..<Self.columns {
             let middle = WallTime(seconds: start + Int64(column) * Self.columnSeconds + Self.columnSeconds / 2)
-            let value = ProviderPressure.hectopascals(at: middle, in: pressures)
-            provider[column] = value.map(Self.tenths) ?? Self.missing
-            if value != nil { providerCount += 1 }
+            guard let value = ProviderPressure.hectopascals(at: middle, in: pressures) else {
+                provider[column] = Self.missing
+                continue
+            }
+            provider[column] = Self.tenths(value)
+            providerCount += 1
+            (low, high) = (min(low, Int(provider[column])), max(high, Int(provider[column])))
         }
+        range = low <= high ? low...high : nil
         // The newest sample is "now" while it is at most half an hour old (three samples missed).
         if let latest = history.latest, latest.time.seconds <= end, end - latest.time.seconds <= 1_800 {
             current = latest.hectopascals
@@ -114,7 +126,7 @@ public struct BarographPanel: Sendable, Equatable {
 
     public static func == (a: BarographPanel, b: BarographPanel) -> Bool {
         guard a.current == b.current, a.sensorTrend == b.sensorTrend, a.providerTrend == b.providerTrend,
-            a.alarm == b.alarm, a.sensorCount == b.sensorCount, a.providerCount == b.providerCount
+            a.alarm == b.alarm, a.sensorCount == b.sensorCount, a.providerCount == b.providerCount, a.range == b.range
         else { return false }
         for i in 0..<pastColumns where a.sensor[i] != b.sensor[i] || a.sensorUnsure[i] != b.sensorUnsure[i] { return false }
         for i in 0..<columns where a.provider[i] != b.provider[i] { return false }

@@ -51,17 +51,8 @@ enum BarographScreen {
 
     /// The bottom and top of the scale, tenths of hPa, on whole hectopascals.
     static func scale(_ panel: BarographPanel) -> (Int, Int)? {
-        var low = Int.max
-        var high = Int.min
-        for i in 0..<BarographPanel.pastColumns where panel.sensor[i] != BarographPanel.missing {
-            low = min(low, Int(panel.sensor[i]))
-            high = max(high, Int(panel.sensor[i]))
-        }
-        for i in 0..<BarographPanel.columns where panel.provider[i] != BarographPanel.missing {
-            low = min(low, Int(panel.provider[i]))
-            high = max(high, Int(panel.provider[i]))
-        }
-        guard low <= high else { return nil }
+        guard let range = panel.range else { return nil }
+        var (low, high) = (range.lowerBound, range.upperBound)
         low = low / 10 * 10
         high = (high + 9) / 10 * 10
         if high - low < minimumSpan {
@@ -91,6 +82,11 @@ enum BarographScreen {
             return (UInt64.max >> UInt64(63 - (to - from))) << UInt64(from)
         }
         let solidProvider = panel.sensorCount == 0
+        // The columns read through locals: indexing `panel.sensor` in the loop copied the whole
+        // inline array at every step (a memmove per column in `perf`).
+        let sensor = panel.sensor
+        let sensorUnsure = panel.sensorUnsure
+        let provider = panel.provider
         var previousSensor: Int?
         var previousProvider: Int?
         for column in 0...BarographPanel.columns {
@@ -102,16 +98,16 @@ enum BarographScreen {
                 for r in stride(from: 0, to: height, by: 2) { mask |= 1 << UInt64(r) }
             } else {
                 let c = column > BarographPanel.pastColumns ? column - 1 : column
-                if c < BarographPanel.pastColumns, panel.sensor[c] != BarographPanel.missing {
-                    let r = row(panel.sensor[c])
+                if c < BarographPanel.pastColumns, sensor[c] != BarographPanel.missing {
+                    let r = row(sensor[c])
                     mask |= span(previousSensor ?? r, r)
                     previousSensor = r
-                    unsure = panel.sensorUnsure[c]
+                    unsure = sensorUnsure[c]
                 } else {
                     previousSensor = nil
                 }
-                if panel.provider[c] != BarographPanel.missing {
-                    let r = row(panel.provider[c])
+                if provider[c] != BarographPanel.missing {
+                    let r = row(provider[c])
                     if solidProvider && c < BarographPanel.pastColumns {
                         mask |= span(previousProvider ?? r, r)
                     } else if c % 2 == 0 {
