@@ -18,39 +18,22 @@ enum StormBanner {
         target.fillRect(x: x, y: 0, width: target.width - x, height: height, on: true)
     }
 
-    /// Each glyph as its inverted cell, drawn with `.copy`: every pixel of the cell written once
-    /// (lit where the glyph is dark), by the framebuffer's byte-copy path. Returns the pen after
-    /// the text, clipped to the target.
+    /// Each glyph's cell inverted, every pixel of it written once (lit where the glyph is
+    /// dark). Pixel by pixel from the glyph's two page bytes per column: a table of inverted
+    /// cells would be built on first use, an allocation on the loop the first time a storm
+    /// comes. Returns the pen after the text, clipped to the target.
     private static func inverted<Target: DrawTarget>(_ text: String, x: Int, into target: inout Target) -> Int {
         var pen = x
         for scalar in text.unicodeScalars {
-            let cell = invertedCell(scalar)
-            guard pen + cell.width <= target.width else { break }
-            target.draw(cell, x: pen, y: 0, mode: .copy)
-            pen += cell.width
+            let glyph = Font.small.glyph(scalar)
+            guard pen + glyph.width <= target.width else { break }
+            for column in 0..<glyph.width {
+                let ink = UInt16(glyph.byte(page: 0, column: column)) | UInt16(glyph.byte(page: 1, column: column)) << 8
+                for row in 0..<height { target.setPixel(x: pen + column, y: row, on: ink & (1 << UInt16(row)) == 0) }
+            }
+            pen += glyph.width
         }
         return min(pen, target.width)
-    }
-
-    /// What the banner writes: "STORM", the signed amount, " hPa/3h"; last, the `?` that stands
-    /// for anything else.
-    static let scalars = Array("STORM 0123456789.+\u{2212}hPa/3?".unicodeScalars)
-    /// The inverted cells of `scalars`, built once at first use.
-    static let cells: [Bitmap] = scalars.map { scalar in
-        let glyph = Font.small.glyph(scalar)
-        let pages = glyph.pages
-        var bytes = [UInt8](repeating: 0, count: glyph.width * pages)
-        for page in 0..<pages {
-            let rows = min(8, glyph.height - page * 8)
-            let valid: UInt8 = rows >= 8 ? 0xFF : UInt8((1 << rows) - 1)
-            for column in 0..<glyph.width { bytes[page * glyph.width + column] = ~glyph.byte(page: page, column: column) & valid }
-        }
-        return Bitmap(width: glyph.width, height: glyph.height, bytes: bytes)
-    }
-
-    static func invertedCell(_ scalar: Unicode.Scalar) -> Bitmap {
-        for i in 0..<scalars.count where scalars[i] == scalar { return cells[i] }
-        return cells[scalars.count - 1]
     }
 }
 
