@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the README's screen pictures in docs/screens/ with `thunderstorm snapshot`: every
-# scene on every OLED, and now/hours/days on both HD44780 sizes, as <display>-<scene>.png at
+# scene on every OLED, and now/hours/days/barograph/storm on both HD44780 sizes, as <display>-<scene>.png at
 # scale 2 (clock-tick shows its last frame, 14:06). Each picture is the simulated panel's glass
 # after the real driver drew the scene from power-on; a run whose panel model saw a protocol
 # error fails the script.
@@ -20,8 +20,8 @@ fi
 
 oleds="ssd1306-128x64 ssd1306-128x32 sh1106-128x64"
 lcds="hd44780-16x2 hd44780-20x4"
-all_scenes="now hours days days-south indoor status no-fix error clock-tick rain-soon"
-lcd_scenes="now hours days days-south rain-soon"
+all_scenes="now hours days days-south indoor barograph storm status no-fix error clock-tick rain-soon"
+lcd_scenes="now hours days days-south barograph storm rain-soon"
 
 # Written to a fresh directory first, so a failure leaves the old pictures in place.
 out=$(mktemp -d "${TMPDIR:-/tmp}/snapshots.XXXXXX")

@@ -72,6 +72,9 @@ public enum CellGlyph: UInt8, Sendable, CaseIterable {
     case moonGibbousLeft
     case moonQuarterLeft
     case moonCrescentLeft
+    /// The pressure tendency's arrows ↗ and ↘: ROM A00 has → (0x7E) but no diagonal arrows.
+    case rising
+    case falling
 
     // `rows`, the 5×8 dots of each picture, is generated from the ASCII art in
     // Tools/graphics/cells/: Generated/CellGlyph+Rows.swift.

@@ -33,7 +33,7 @@ struct SnapshotCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The sample: now, hours, days, days-south, indoor, status, no-fix, error, clock-tick or rain-soon.", valueName: "scene"),
+            "The sample: now, hours, days, days-south, indoor, barograph, storm, status, no-fix, error, clock-tick or rain-soon.", valueName: "scene"),
         completion: .list(SampleScene.allCases.map(\.rawValue)))
     var scene: String?
 

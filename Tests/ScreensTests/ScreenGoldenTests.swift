@@ -78,5 +78,6 @@ import Testing
         .rain: "☂", .snow: "❄", .showers: "☔", .thunder: "ϟ", .drop: "💧", .wind: "≈", .satellite: "⊕",
         .warning: "⚠", .moonNew: "○", .moonCrescentRight: "❩", .moonQuarterRight: "◑", .moonGibbousRight: "◗",
         .moonFull: "●", .moonGibbousLeft: "◖", .moonQuarterLeft: "◐", .moonCrescentLeft: "❨",
+        .rising: "↗", .falling: "↘",
     ]
 }

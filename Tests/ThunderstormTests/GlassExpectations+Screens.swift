@@ -134,7 +134,12 @@ extension OLEDLayout {
             draw(UnitFormat.temperatureUnit(notation), .medium, x: numberWidth + 2, y: 16)
             var x = 0
             if let humidity { x = draw(UnitFormat.percent(Int(humidity.rounded())), x: 0, y: height - 12) + 12 }
-            draw(UnitFormat.pressure(pressure, model.settings.units), x: x, y: height - 12, maxWidth: width - x)
+            x += draw(UnitFormat.pressure(pressure, model.settings.units), x: x, y: height - 12, maxWidth: width - x)
+            // The tendency arrow after a space, where it fits: ↗ and ↘ are pictures of 9 lit
+            // pixels (Screens/OLED/TendencyArrow.swift); the change follows only with room for it.
+            if let trend = model.barograph.trend, x + 12 <= width, Int((trend.change * 10).rounded()) != 0 {
+                arrowPixels += 9
+            }
         } else {
             let y = height - 16
             var x = draw(UnitFormat.temperature(temperature, notation, decimals: 1), .medium, x: 0, y: y) + 6
@@ -177,5 +182,20 @@ enum CharacterLayout {
             rows.append(line)
         }
         return (rows, pictures)
+    }
+}
+
+extension OLEDLayout {
+    /// Screens/OLED/BarographScreen.swift: the value, the arrow (a picture), the change; the
+    /// scale's labels. The graph is a picture no template reads (`hasPictures`).
+    mutating func barograph(_ model: ScreenModel, tall: Bool) {
+        let panel = model.barograph
+        guard let current = panel.current, let trend = panel.trend else {
+            preconditionFailure("the barograph scene has a pressure and a tendency")
+        }
+        let x = draw(PressureText.value(current), x: 0, y: 0) + 6 + 6  // a space, the arrow
+        let change = PressureText.change(trend.change, unsure: trend.unsure)
+        draw(change, x: max(x + 6, width - Font.small.width(of: change)), y: 0, maxWidth: width - x - 6)
+        hasPictures = true
     }
 }

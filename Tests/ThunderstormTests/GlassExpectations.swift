@@ -28,6 +28,10 @@ struct OLEDLayout {
     private(set) var cutsAGlyph = false
     /// Lit pixels of the Moon pictures (drawn by `drawMoon`, not templates a reading knows).
     var moonPixels = 0
+    /// Lit pixels of the diagonal tendency arrows (pictures, like the Moon).
+    var arrowPixels = 0
+    /// Pictures whose pixels the test does not count (the barograph's graph, the storm banner).
+    var hasPictures = false
 
     /// The strings and icons of `model` on `screen`, on a `width × height` OLED.
     init(_ model: ScreenModel, _ screen: Screen, width: Int, height: Int) {
@@ -41,7 +45,14 @@ struct OLEDLayout {
         case (.hours, false): hoursShort(model)
         case (.days, _): days(model, tall: tall)
         case (.indoor, _): indoor(model, tall: tall)
+        case (.barograph, _): barograph(model, tall: tall)
         case (.status, _): status(model, rows: tall ? 5 : 2)
+        }
+        // The storm banner takes the top row: what the screen drew there is not on the glass,
+        // and the banner's dark-on-lit text is a picture to the reader.
+        if model.barograph.alarm != nil {
+            texts.removeAll { $0.y < 12 }
+            hasPictures = true
         }
     }
 

@@ -23,8 +23,11 @@ struct SimulateEndToEndTests {
     func headlessReport() throws {
         let script = try Self.file(#"{"at": 10, "press": "a"}"# + "\n" + #"{"at": 20, "hold": "c", "ms": 1000}"# + "\n")
         defer { try? FileManager.default.removeItem(at: script.deletingLastPathComponent()) }
+        // 420 s: C long at 20 s shows the hours, then the 60-s rotation moves 6 times (81…381 s),
+        // which lands on "now" for none of the rotation's lengths (3 to 5 screens: with or
+        // without the indoor and the barograph screens).
         let run = try E2E.run([
-            "simulate", "--headless", "--duration", "600", "--start", "2026-06-21T10:00:00Z", "--script", script.path,
+            "simulate", "--headless", "--duration", "420", "--start", "2026-06-21T10:00:00Z", "--script", script.path,
         ])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try Self.report(run)

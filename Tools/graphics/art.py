@@ -28,7 +28,7 @@ CELLS = [
     "degree", "sun", "moon", "partlyCloudy", "cloud", "fog", "drizzle", "rain", "snow",
     "showers", "thunder", "drop", "wind", "satellite", "warning",
     "moonNew", "moonCrescentRight", "moonQuarterRight", "moonGibbousRight", "moonFull",
-    "moonGibbousLeft", "moonQuarterLeft", "moonCrescentLeft",
+    "moonGibbousLeft", "moonQuarterLeft", "moonCrescentLeft", "rising", "falling",
 ]
 
 

@@ -6,6 +6,9 @@
 //   bytes and keeps nothing, so the figure is the CPU cost, not the wire.
 // - "RenderDiffNowSH1106": the same on the SH1106 driver (page writes with the column offset).
 // - "RenderNow": the drawing alone.
+// - "RenderBarograph": the barograph screen's drawing alone (the barograph scene: 72 sensor and
+//   96 provider columns, the scale, the arrow), and "RenderStormBanner" the now screen under the
+//   storm banner (drawn through the view that drops the banner's rows).
 // - "DiffUnchanged": a flush of a frame that is already on the glass (a tick with nothing new).
 // - "CharacterNow": the 16×2 character layout and the HD44780 flush (DDRAM shadow, CGRAM slots).
 // Mallocs per iteration are gated at 0 (Thresholds/).
@@ -123,6 +126,26 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
         blackHole(rig.frame.byte(page: 0, column: 127))
+    } setup: {
+        try OLEDRig(.ssd1306_128x64)
+    }
+
+    Benchmark("RenderBarograph") { benchmark, rig in
+        let model = SampleScene.barograph.frames[0]
+        _ = measure(benchmark) {
+            for _ in 0..<framesPerIteration { OLEDScreens.render(model, .barograph, into: &rig.frame) }
+        }
+        blackHole(rig.frame.byte(page: 7, column: 100))
+    } setup: {
+        try OLEDRig(.ssd1306_128x64)
+    }
+
+    Benchmark("RenderStormBanner") { benchmark, rig in
+        let model = SampleScene.storm.frames[0]
+        _ = measure(benchmark) {
+            for _ in 0..<framesPerIteration { OLEDScreens.render(model, .now, into: &rig.frame) }
+        }
+        blackHole(rig.frame.byte(page: 0, column: 0))
     } setup: {
         try OLEDRig(.ssd1306_128x64)
     }

@@ -61,12 +61,30 @@ extension AppState {
         case nil:
             break
         }
+        refreshBarographPanel(time)
+    }
+
+    /// Rebuilds the barograph's part of the screen model for `now` (a sample's time, or the
+    /// weather's arrival): 168 columns from the ring and the provider's points, on the stack.
+    mutating func refreshBarographPanel(_ now: WallTime) {
+        var panel = model.barograph
+        let pressures = weather.state.value?.pressures ?? []
+        // On the sampling grid, so a column always holds the same four samples.
+        let mark = WallTime(seconds: now.seconds - now.seconds % Self.barographInterval)
+        panel.update(history: barograph, reading: pressureTendency, pressures: pressures, now: mark)
+        panel.alarm = stormAlarm.raised?.change
+        guard panel != model.barograph else { return }
+        // The banner is on every screen; the rest only on the barograph screen and beside the
+        // indoor screen's pressure.
+        if panel.alarm != model.barograph.alarm || screen == .barograph || screen == .indoor { frameDirty = true }
+        model.barograph = panel
     }
 
     /// A button acknowledges the storm alarm (and does nothing else).
     mutating func acknowledgeStormAlarm(_ effects: inout [Effect]) -> Bool {
         guard stormAlarm.acknowledge() else { return false }
         effects.append(.log(.text("storm alarm acknowledged")))
+        model.barograph.alarm = nil
         frameDirty = true
         return true
     }

@@ -94,7 +94,8 @@ extension AppState {
         effects.append(.log(.text("removing \(location.name); a long press within \(options.undoWindow) keeps it")))
     }
 
-    /// The screens in the order the next-screen button cycles them; indoor only with a sensor.
+    /// The screens in the order the next-screen button cycles them; indoor only with a sensor,
+    /// the barograph only with a pressure (the sensor's or the provider's).
     /// The automatic rotation leaves out the status screen (a button shows it), unless
     /// something is wrong.
     func next(after current: Screen, rotating: Bool = false) -> Screen {
@@ -108,7 +109,8 @@ extension AppState {
         for candidate in 0..<all.count where all[candidate] == current { index = candidate }
         repeat {
             index = (index + 1) % all.count
-        } while (all[index] == .indoor && !options.hasSensor) || (rotating && all[index] == .status && !problem)
+        } while (all[index] == .indoor && !options.hasSensor) || (all[index] == .barograph && !model.barograph.hasPressure)
+            || (rotating && all[index] == .status && !problem)
         return all[index]
     }
 }

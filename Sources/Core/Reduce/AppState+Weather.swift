@@ -52,6 +52,7 @@ extension AppState {
             frameDirty = true
         }
         refreshOutlook(moment)
+        refreshBarographPanel(moment.wall)
     }
 
     /// The weather's age as the minute moves on, without rebuilding the forecast: only the

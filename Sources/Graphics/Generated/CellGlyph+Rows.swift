@@ -33,6 +33,8 @@ extension CellGlyph {
         case .moonGibbousLeft: (0b01110, 0b11111, 0b11101, 0b11101, 0b11101, 0b11111, 0b01110, 0b00000)
         case .moonQuarterLeft: (0b01110, 0b11101, 0b11101, 0b11101, 0b11101, 0b11101, 0b01110, 0b00000)
         case .moonCrescentLeft: (0b01110, 0b10001, 0b11001, 0b11001, 0b11001, 0b10001, 0b01110, 0b00000)
+        case .rising: (0b00000, 0b00111, 0b00011, 0b00101, 0b01000, 0b10000, 0b00000, 0b00000)
+        case .falling: (0b00000, 0b10000, 0b01000, 0b00101, 0b00011, 0b00111, 0b00000, 0b00000)
         }
     }
 }

@@ -37,10 +37,15 @@ struct RowWriter {
         return true
     }
 
-    /// `°` becomes the degree glyph (the driver gives it a CGRAM slot); other scalars stay text
-    /// for the driver to map to its character ROM.
+    /// `°`, `↗` and `↘` become glyphs (the driver gives them CGRAM slots); other scalars stay
+    /// text for the driver to map to its character ROM (`→` is A00's 0x7E, `−` its `-`).
     static func cell(_ scalar: Unicode.Scalar) -> CharacterFrame.Cell {
-        scalar == "°" ? .glyph(.degree) : .scalar(scalar)
+        switch scalar {
+        case "°": .glyph(.degree)
+        case "\u{2197}": .glyph(.rising)
+        case "\u{2198}": .glyph(.falling)
+        default: .scalar(scalar)
+        }
     }
 }
 

@@ -12,8 +12,10 @@ public enum CharacterScreens {
         case .hours: hours(model, into: &frame)
         case .days: days(model, into: &frame)
         case .indoor: indoor(model, into: &frame)
+        case .barograph: barograph(model, into: &frame)
         case .status: status(model, into: &frame)
         }
+        if let change = model.barograph.alarm { stormRow(change, into: &frame) }
     }
 
     static func now(_ model: ScreenModel, into frame: inout CharacterFrame) {
@@ -146,7 +148,16 @@ public enum CharacterScreens {
             }
             var pressureRow = frame.rows >= 4 ? RowWriter(row: 2, in: frame) : writer
             if frame.rows < 4 { pressureRow.putWhole(" ", into: &frame) }
-            pressureRow.putWhole(UnitFormat.pressure(pressure, model.settings.units), into: &frame)
+            if pressureRow.putWhole(UnitFormat.pressure(pressure, model.settings.units), into: &frame),
+                let trend = model.barograph.trend
+            {
+                // "1013 hPa ↘ −3.2/3h": the arrow beside the pressure, the change if it fits.
+                pressureRow.putWhole(" ", into: &frame)
+                pressureRow.put(RowWriter.cell(PressureText.Arrow(change: trend.change).scalar), into: &frame)
+                if pressureRow.putWhole(" ", into: &frame) {
+                    pressureRow.putWhole(PressureText.change(trend.change, unsure: trend.unsure), into: &frame)
+                }
+            }
         }
     }
 

@@ -16,14 +16,19 @@ public enum SampleScene: String, Sendable, CaseIterable {
     case daysSouth = "days-south"
     /// The now screen with rain on its way: overcast at 14:05, the 15-minute data wet from 14:25.
     case rainSoon = "rain-soon"
+    /// The barograph of a front coming in: 48 hours of the sensor, the provider's forecast after now.
+    case barograph
+    /// The storm alarm's banner over the now screen, until a button acknowledges it.
+    case storm
 
     /// The screen this scene shows.
     public var screen: Screen {
         switch self {
-        case .now, .noFix, .error, .clockTick, .rainSoon: .now
+        case .now, .noFix, .error, .clockTick, .rainSoon, .storm: .now
         case .hours: .hours
         case .days, .daysSouth: .days
         case .indoor: .indoor
+        case .barograph: .barograph
         case .status: .status
         }
     }
@@ -31,7 +36,8 @@ public enum SampleScene: String, Sendable, CaseIterable {
     /// The frames of the scene, in order: one, or two for `clockTick`.
     public var frames: [ScreenModel] {
         switch self {
-        case .now, .hours, .days, .indoor, .status: [Self.sample()]
+        case .now, .hours, .days, .indoor, .status, .barograph: [Self.sample()]
+        case .storm: [Self.sample(barograph: Self.stormPanel)]
         case .noFix:
             [Self.sample(place: Place(name: "Berlin", source: .boardDefault), gps: .noFix(satellites: 3))]
         case .error:
@@ -98,11 +104,12 @@ public enum SampleScene: String, Sendable, CaseIterable {
         place: Place = Place(name: "Zürich", source: .gps),
         gps: GPSMark = .fix,
         weather: WeatherPanel = WeatherPanel(forecast: forecast),
-        outlook: OutlookLine? = .dry
+        outlook: OutlookLine? = .dry,
+        barograph: BarographPanel = SampleScene.frontPanel
     ) -> ScreenModel {
         ScreenModel(
             settings: .defaults, clock: clock, place: place, gps: gps, weather: weather, outlook: outlook,
             indoor: .reading(temperature: 21.6, humidity: 45, pressure: 1013.2),
-            statusLines: statusLines)
+            statusLines: statusLines, barograph: barograph)
     }
 }

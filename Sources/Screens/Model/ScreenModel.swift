@@ -4,7 +4,7 @@ import Store
 
 /// The screens of the device (docs/design/architecture.md#the-model), in the order the "next screen" button cycles.
 public enum Screen: String, Sendable, CaseIterable {
-    case now, hours, days, indoor, status
+    case now, hours, days, indoor, barograph, status
 }
 
 /// Everything the screens show, already decided: which place, which values, which marks. The
@@ -26,10 +26,13 @@ public struct ScreenModel: Sendable, Equatable {
     public var indoor: IndoorPanel
     /// Lines of the status screen, most important first (GPS, network, store, display…).
     public var statusLines: [StatusLine]
+    /// The barograph screen, the tendency arrow beside every pressure, and the storm banner.
+    public var barograph: BarographPanel
 
     public init(
         settings: Settings = .defaults, clock: ClockTime?, place: Place, gps: GPSMark,
-        weather: WeatherPanel, outlook: OutlookLine? = nil, indoor: IndoorPanel = .absent, statusLines: [StatusLine] = []
+        weather: WeatherPanel, outlook: OutlookLine? = nil, indoor: IndoorPanel = .absent, statusLines: [StatusLine] = [],
+        barograph: BarographPanel = .empty
     ) {
         self.settings = settings
         self.clock = clock
@@ -39,6 +42,7 @@ public struct ScreenModel: Sendable, Equatable {
         self.outlook = outlook
         self.indoor = indoor
         self.statusLines = statusLines
+        self.barograph = barograph
     }
 }
 

@@ -21,8 +21,21 @@ enum IndoorScreen {
                 x = target.drawText(UnitFormat.percent(Int(humidity.rounded())), font: .small, x: 0, y: y)
                 x += 2 * Font.small.advance(of: " ")
             }
-            target.drawText(UnitFormat.pressure(pressure, model.settings.units), font: .small, x: x, y: y, maxWidth: target.width - x)
+            x += target.drawText(UnitFormat.pressure(pressure, model.settings.units), font: .small, x: x, y: y, maxWidth: target.width - x)
+            trend(model, x: x, y: y, into: &target)
         }
+    }
+
+    /// " ↘ −3.2/3h" after the pressure, as much as fits: the arrow, then the change.
+    static func trend<Target: DrawTarget>(_ model: ScreenModel, x: Int, y: Int, into target: inout Target) {
+        guard let trend = model.barograph.trend else { return }
+        let space = Font.small.advance(of: " ")
+        var x = x + space
+        guard x + 6 <= target.width else { return }
+        x += TendencyArrow.draw(PressureText.Arrow(change: trend.change), x: x, y: y, into: &target)
+        let change = PressureText.change(trend.change, unsure: trend.unsure)
+        guard x + space + Font.small.width(of: change) <= target.width else { return }
+        target.drawText(change, font: .small, x: x + space, y: y)
     }
 
     static func drawShort<Target: DrawTarget>(_ model: ScreenModel, into target: inout Target) {
@@ -41,7 +54,8 @@ enum IndoorScreen {
                 x += target.drawText(UnitFormat.percent(Int(humidity.rounded())), font: .small, x: x, y: textY)
                 x += Font.small.advance(of: " ")
             }
-            target.drawText(UnitFormat.pressure(pressure, model.settings.units), font: .small, x: x, y: textY, maxWidth: target.width - x)
+            x += target.drawText(UnitFormat.pressure(pressure, model.settings.units), font: .small, x: x, y: textY, maxWidth: target.width - x)
+            trend(model, x: x, y: textY, into: &target)
         }
     }
 }

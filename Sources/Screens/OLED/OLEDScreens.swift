@@ -14,8 +14,17 @@ public enum OLEDScreens {
         draw(model, screen, into: &frame)
     }
 
-    /// Draws onto a blank `target`.
+    /// Draws onto a blank `target`; with a storm alarm up, its banner over the top row.
     public static func draw<Target: DrawTarget>(_ model: ScreenModel, _ screen: Screen, into target: inout Target) {
+        guard let change = model.barograph.alarm else { return drawScreen(model, screen, into: &target) }
+        StormBanner.draw(change: change, into: &target)
+        withUnsafeMutablePointer(to: &target) { pointer in
+            var below = BelowBanner(base: pointer, top: StormBanner.height)
+            drawScreen(model, screen, into: &below)
+        }
+    }
+
+    private static func drawScreen<Target: DrawTarget>(_ model: ScreenModel, _ screen: Screen, into target: inout Target) {
         // The tall layouts need 62 rows: a 64-row panel, or its canvas two rows shorter when the
         // burn-in orbit moves the frame up and down (App's `Orbit`).
         if target.height >= 62 {
@@ -24,6 +33,7 @@ public enum OLEDScreens {
             case .hours: HoursScreen.drawTall(model, into: &target)
             case .days: DaysScreen.drawTall(model, into: &target)
             case .indoor: IndoorScreen.drawTall(model, into: &target)
+            case .barograph: BarographScreen.draw(model, tall: true, into: &target)
             case .status: StatusScreen.draw(model, rows: 5, into: &target)
             }
         } else {
@@ -32,6 +42,7 @@ public enum OLEDScreens {
             case .hours: HoursScreen.drawShort(model, into: &target)
             case .days: DaysScreen.drawShort(model, into: &target)
             case .indoor: IndoorScreen.drawShort(model, into: &target)
+            case .barograph: BarographScreen.draw(model, tall: false, into: &target)
             case .status: StatusScreen.draw(model, rows: 2, into: &target)
             }
         }
