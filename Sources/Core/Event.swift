@@ -32,6 +32,9 @@ public enum Event: Sendable {
     case weatherRestored(WeatherReport, CacheValidators)
     /// The barograph's samples saved by the last run (`Effect.saveBarograph`), read at start.
     case barographRestored(PressureHistory)
+    /// A reload's new device takes over the old one's storm alarm (its episode, and whether it
+    /// was acknowledged); a changed alarm configuration starts afresh.
+    case stormAlarmResumed(StormAlarm)
     /// The outcome of the fetch ordered with `token` (an outcome for an older token is dropped:
     /// the place changed while it was in flight).
     /// `receivedAt`: the monotonic instant the answer arrived (stamped off the loop on the

@@ -38,6 +38,9 @@ extension Device {
         /// The barograph's trace, handed over in memory: the old device's last write of it may
         /// still be on its way to the card (the writer is off the loop).
         var barograph: PressureHistory
+        /// The storm alarm's episode: an alarm acknowledged before the reload is not raised
+        /// again by the new device's first sample (it would be, from a fresh alarm).
+        var stormAlarm: StormAlarm
     }
 
     /// Moves the display's driver out of this device (a reload's new device takes it over with
@@ -70,7 +73,8 @@ extension Device {
             place: previous.state.shown, screen: previous.state.screen,
             indoor: kept.sensor ? previous.state.indoor : nil,
             display: kept.display && previous.state.display != .ok ? previous.state.display : nil,
-            noisyButtons: kept.buttons ? previous.state.noisyButtons : [], barograph: previous.state.barograph)
+            noisyButtons: kept.buttons ? previous.state.noisyButtons : [], barograph: previous.state.barograph,
+            stormAlarm: previous.state.stormAlarm)
         if kept.display {
             displayInherited = true
             displayRetryAt = previous.displayRetryAt
@@ -89,5 +93,6 @@ extension Device {
         if let reading = resumption.indoor { send(.indoor(reading)) }
         if let failing = resumption.display { send(.display(failing)) }
         for name in resumption.noisyButtons { send(.buttonNoise(name, noisy: true)) }
+        send(.stormAlarmResumed(resumption.stormAlarm))
     }
 }

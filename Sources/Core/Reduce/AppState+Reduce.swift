@@ -49,6 +49,12 @@ extension AppState {
             restore(report, validators, moment, &effects)
         case .barographRestored(let history):
             restoreBarograph(history, moment, &effects)
+        case .stormAlarmResumed(let previous):
+            if previous.configuration == stormAlarm.configuration, previous != stormAlarm {
+                stormAlarm = previous
+                refreshBarographPanel(moment.wall)
+                frameDirty = true
+            }
         case .weather(let token, let outcome, let receivedAt):
             weatherOutcome(token, outcome, receivedAt: receivedAt, moment, &effects)
         case .zone(let rules, let source):

@@ -139,4 +139,27 @@ struct ReloadTakeOverTests {
         #expect(next.state.display == .ok, "the kept display did not come back with its adapter")
         #expect(board.glass == DeviceRig.expectedGlass(next.state))
     }
+
+    @Test("an acknowledged storm alarm stays acknowledged across a reload; a new threshold starts afresh")
+    func stormAlarmEpisodeIsKept() {
+        let board = DeviceRig.make()
+        board.advance(by: .seconds(30))
+        var alarm = StormAlarm()
+        let falling = PressureTendency(threeHoursAgo: 1004.5, halfway: 1002.5, now: 1000)
+        let raised = alarm.update(.sure(falling))
+        #expect(raised == .raised(falling))
+        let acknowledged = alarm.acknowledge()
+        #expect(acknowledged)
+        board.device.send(.stormAlarmResumed(alarm))
+        #expect(board.device.state.stormAlarm == alarm)
+        let next = Self.successor(of: board.device, board: board, keeping: .init(display: true, sensor: true, buttons: true))
+        next.start()
+        Self.run(next, board, for: .milliseconds(100))
+        // Before, the new device began a fresh alarm, and its first sample of the same fall
+        // raised (and logged) the acknowledged storm again.
+        #expect(next.state.stormAlarm == alarm)
+        var again = next.state.stormAlarm
+        let change = again.update(.sure(falling))
+        #expect(change == nil, "the same fall raised the alarm again after the reload")
+    }
 }
