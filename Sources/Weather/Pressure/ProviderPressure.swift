@@ -1,7 +1,7 @@
 import HAL
 
 /// The provider's own sea-level pressure read like a barograph's trace, so a device without a
-/// sensor has a tendency too (issue 25: "every device has a trend").
+/// sensor has a tendency too: every device has a trend.
 ///
 /// Open-Meteo's `pressure_msl` is hourly and instantaneous; MET Norway's steps are hourly, then
 /// 6-hourly. Between two points the pressure is taken as linear: the three readings of the
