@@ -34,6 +34,17 @@ public final class CrashableFileSystem: FileSystem {
         var inode: Int
         var writable: Bool
         var path: FilePath
+        /// The path's last component, made once at open: the per-name counters are bumped on
+        /// every write and sync, and making the `String` there allocated (the store's benchmark
+        /// counts it).
+        var name: String
+
+        init(inode: Int, writable: Bool, path: FilePath) {
+            self.inode = inode
+            self.writable = writable
+            self.path = path
+            name = path.lastComponent?.string ?? ""
+        }
     }
 
     var live = FileTree()
@@ -137,7 +148,7 @@ public final class CrashableFileSystem: FileSystem {
         }
         let written = Array(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
         bytesWritten += count
-        bytesWrittenByName[open.path.lastComponent?.string ?? "", default: 0] += count
+        bytesWrittenByName[open.name, default: 0] += count
         live.write(written, to: open.inode, at: start)
         markDirty(open.inode, from: min(start, size), to: start + count)
         pending.append(PendingChange(.write(inode: open.inode, offset: start, bytes: written), path: open.path))
@@ -178,14 +189,14 @@ public final class CrashableFileSystem: FileSystem {
     public func synchronizeData(_ file: FileHandle) throws(FileSystemError) {
         tick(.synchronizeData)
         let open = try openFile(file)
-        syncsByName[open.path.lastComponent?.string ?? "", default: 0] += 1
+        syncsByName[open.name, default: 0] += 1
         try synchronizeFile(open.inode, as: .synchronizeData)
     }
 
     public func synchronize(_ file: FileHandle) throws(FileSystemError) {
         tick(.synchronize)
         let open = try openFile(file)
-        syncsByName[open.path.lastComponent?.string ?? "", default: 0] += 1
+        syncsByName[open.name, default: 0] += 1
         try synchronizeFile(open.inode, as: .synchronize)
     }
 
