@@ -46,4 +46,19 @@ struct BoardBarographTests {
         let notObject = V.problems(Self.with("false"))
         #expect(notObject.map(\.path) == ["barograph"])
     }
+
+    @Test("\"altitude\": the sensor's height, m, read; out of range or not a number is one clear line")
+    func testBarograph_Altitude() throws {
+        #expect(BarographConfig.standard.altitude == nil)
+        let flat = try BoardTwinAndWeatherTests.config(Self.with(#"{ "altitude": 86.5 }"#))
+        #expect(flat.barograph == BarographConfig(alarm: true, alarmFall: 3.6, altitude: 86.5))
+        let shore = try BoardTwinAndWeatherTests.config(Self.with(#"{ "altitude": -400 }"#))
+        #expect(shore.barograph.altitude == -400)
+        let high = V.problems(Self.with(#"{ "altitude": 12000 }"#))
+        #expect(high.map(\.path) == ["barograph.altitude"])
+        #expect(high.first?.message.contains("between -430 and 9000") == true, "\(high)")
+        let text = V.problems(Self.with(#"{ "altitude": "86 m" }"#))
+        #expect(text.map(\.path) == ["barograph.altitude"])
+        #expect(text.first?.message.contains("expected a number") == true, "\(text)")
+    }
 }

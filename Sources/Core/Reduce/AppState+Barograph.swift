@@ -2,7 +2,8 @@ import HAL
 import Weather
 
 /// The barograph: the indoor sensor's station pressure, averaged over 10 minutes, reduced to
-/// sea level with the smoothed GPS height (else the forecast's elevation), kept for 48 hours;
+/// sea level with the smoothed GPS height (else the board file's altitude, else the forecast's
+/// elevation), kept for 48 hours;
 /// its three-hour tendency; and the storm alarm on it.
 extension AppState {
     /// How often a sample is taken, at whole 10 minutes of the civil time.
@@ -37,6 +38,8 @@ extension AppState {
         if let (height, still) = altitudeTrack.closeInterval() {
             altitude = height
             if !still { quality = .moving }
+        } else if let height = options.sensorAltitude {
+            altitude = height  // the board file's: the sensor's own height, known to the user
         } else if let elevation = report?.elevation, elevation.isFinite {
             altitude = elevation  // the provider's terrain height at the place (a fixed device)
         } else {

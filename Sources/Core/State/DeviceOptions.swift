@@ -36,6 +36,9 @@ public struct DeviceOptions: Sendable, Equatable {
     public var provider: WeatherProvider = .openMeteo
     /// The storm alarm on the barograph's three-hour fall (`StormAlarm`).
     public var stormAlarm = StormAlarm.Configuration()
+    /// The board file's height of the sensor, m: the barograph's altitude when no GPS fix
+    /// gives one.
+    public var sensorAltitude: Double?
 
     public init(
         defaultName: String, defaultPosition: Coordinate, buttons: [Buttons], hasSensor: Bool, boardZone: String?,
@@ -64,5 +67,6 @@ extension DeviceOptions {
         displayBus = board.display.bus.path
         sensorBus = board.sensor?.bus.path
         stormAlarm = StormAlarm.Configuration(enabled: board.barograph.alarm, fall: board.barograph.alarmFall)
+        sensorAltitude = board.barograph.altitude
     }
 }

@@ -101,4 +101,36 @@ struct BarographWeatherTests {
         }
         #expect(abs(tendency.change) < 1.0, "\(tendency)")
     }
+
+    @Test("without a GPS height the board file's \"altitude\" reduces the pressure, before the forecast's elevation")
+    func boardAltitudeReducesWithoutAFix() throws {
+        let text = ReferenceBoard.json.replacing(#"  "defaultLocation": {"#, with: "  \"barograph\": { \"altitude\": 1500 },\n  \"defaultLocation\": {")
+        guard case .success(let high) = BoardFile.check(Array(text.utf8)),
+            case .success(let reference) = BoardFile.check(Array(ReferenceBoard.json.utf8))
+        else {
+            Issue.record("the edited board does not validate")
+            return
+        }
+        func run(_ config: BoardConfig) -> SimulatedBoard {
+            let board = DeviceRig.make {
+                $0.board = config
+                $0.gps = .none
+                $0.sensorFollowsWeather = true
+            }
+            board.advance(by: .seconds(45 * 60))
+            return board
+        }
+        let flat = run(reference)
+        let tall = run(high)
+        let ground = try #require(flat.device.state.barograph.latest, "no sample from the forecast's elevation")
+        let told = try #require(tall.device.state.barograph.latest, "no sample with the board's altitude")
+        #expect(ground.time == told.time && told.quality == .good && ground.quality == .good)
+        // The same station pressure reduced from 1,500 m instead of the forecast's elevation:
+        // 0.10 to 0.13 hPa per metre between these heights (hypsometric, ISO 2533).
+        let elevation = try #require(flat.device.state.weather.state.value?.elevation)
+        let difference = told.hectopascals - ground.hectopascals
+        let metres = 1_500 - elevation
+        #expect(metres > 500, "the forecast's elevation \(elevation) m is too close to the board's")
+        #expect(difference > 0.10 * metres && difference < 0.13 * metres, "\(difference) hPa for \(metres) m")
+    }
 }
