@@ -144,7 +144,14 @@ extension OLEDLayout {
             let y = height - 16
             var x = draw(UnitFormat.temperature(temperature, notation, decimals: 1), .medium, x: 0, y: y) + 6
             if let humidity { x += draw(UnitFormat.percent(Int(humidity.rounded())), x: x, y: y + 2) + 6 }
-            draw(UnitFormat.pressure(pressure, model.settings.units), x: x, y: y + 2, maxWidth: width - x)
+            // With a trend and no room for the arrow after the unit, the number stands alone.
+            let full = UnitFormat.pressure(pressure, model.settings.units)
+            if let trend = model.barograph.trend, x + 6 * full.count + 12 > width, let cut = full.firstIndex(of: " ") {
+                x += draw(String(full[..<cut]), x: x, y: y + 2, maxWidth: width - x)
+                if x + 12 <= width, Int((trend.change * 10).rounded()) != 0 { arrowPixels += 9 }
+            } else {
+                draw(full, x: x, y: y + 2, maxWidth: width - x)
+            }
         }
     }
 

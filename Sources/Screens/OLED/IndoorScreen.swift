@@ -54,7 +54,16 @@ enum IndoorScreen {
                 x += target.drawText(UnitFormat.percent(Int(humidity.rounded())), font: .small, x: x, y: textY)
                 x += Font.small.advance(of: " ")
             }
-            x += target.drawText(UnitFormat.pressure(pressure, model.settings.units), font: .small, x: x, y: textY, maxWidth: target.width - x)
+            // 128 pixels hold "21.6°C 45% 1013 hPa" and no more: with a trend to show, the
+            // unit gives way to the arrow (the number alone is plain: 1013 is hPa, 29.92 inHg).
+            let full = UnitFormat.pressure(pressure, model.settings.units)
+            let space = Font.small.advance(of: " ")
+            if model.barograph.trend != nil, x + Font.small.width(of: full) + space + 6 > target.width,
+                let cut = full.firstIndex(of: " ") {
+                x += target.drawText(String(full[..<cut]), font: .small, x: x, y: textY, maxWidth: target.width - x)
+            } else {
+                x += target.drawText(full, font: .small, x: x, y: textY, maxWidth: target.width - x)
+            }
             trend(model, x: x, y: textY, into: &target)
         }
     }
