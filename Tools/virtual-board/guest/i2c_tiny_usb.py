@@ -167,8 +167,15 @@ class Adapter:
         self.sock.setblocking(True)  # vhci reads replies as it gets them; a reply is small
         try:
             self.sock.sendall(reply)
+        except OSError as error:
+            # A detach shuts the kernel's end down while a request it sent just before is
+            # being answered (vhci "stop threads, release socket"): EPIPE or ECONNRESET here.
+            # The connection is over; the emulator is not (it exited 74 on this, and the
+            # adapter never came back).
+            return self.closed("connection closed while answering: %s" % error.strerror)
         finally:
-            self.sock.setblocking(False)
+            if self.sock is not None:
+                self.sock.setblocking(False)
 
     def check_ready(self):
         """Once the kernel has bound i2c-tiny-usb: the adapter's name, in the --ready file."""

@@ -263,6 +263,21 @@ def test_plug_while_the_detach_is_not_finished_plugs_once_it_is(kernel, tmp_path
     assert any("plugged in on vhci port 1, devid 0x00010002" in line for line in kernel.log.lines)
 
 
+def test_a_reply_to_a_closed_connection_ends_it_and_not_the_emulator(tmp_path):
+    """The kernel sends a request and shuts its end down (a detach) before the answer: sending
+    the answer fails with EPIPE, which ends the connection, not the program."""
+    bus = I2CBus(parse_devices("ssd1306@3c"), TransactionLog(LogLines()))
+    adapter = i2c_tiny_usb.Adapter(bus, i2c_tiny_usb.arguments(["--vhci", str(tmp_path)]))
+    kernel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    adapter.connected(theirs, 0, 0x10002)
+    setup = struct.pack("<BBHHH", 0xC1, 3, 0, 0, 1)  # CMD_GET_STATUS: an answer is due
+    kernel.sendall(struct.pack(">IIIIIIiiii", 1, 1, 0x10002, 1, 0, 0, 1, 0, 0, 0) + setup)
+    kernel.close()
+    adapter.readable()  # reads the request, answers into a closed connection
+    assert adapter.sock is None
+    assert "connection closed while answering" in bus.log.stream.lines[-1]
+
+
 def test_free_full_speed_port_from_the_status_files(tmp_path):
     header = "hub port sta spd dev      sockfd local_busid\n"
     (tmp_path / "status").write_text(header +
