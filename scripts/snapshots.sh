@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the README's screen pictures in docs/screens/ with `thunderstorm snapshot`: every
 # scene on every OLED, and now/hours/days/barograph/storm on both HD44780 sizes, as <display>-<scene>.png at
-# scale 2 (clock-tick shows its last frame, 14:06). Each picture is the simulated panel's glass
+# scale 2 (clock-tick shows its last frame, 14:06; storm its lit bar, 14:06). Each picture is the simulated panel's glass
 # after the real driver drew the scene from power-on; a run whose panel model saw a protocol
 # error fails the script.
 #

@@ -73,7 +73,7 @@ import Weather
 
     @Test(arguments: Screen.allCases)
     func theStormBannerIsOnEveryScreen(_ screen: Screen) {
-        let model = SampleScene.storm.frames[0]
+        let model = SampleScene.storm.frames[1]
         for (width, height) in [(128, 64), (128, 32)] {
             var display = MockDisplay(width: width, height: height)
             OLEDScreens.draw(model, screen, into: &display)
@@ -86,6 +86,19 @@ import Weather
             CharacterScreens.render(model, screen, into: &frame)
             let top = ScreenGoldenTests.text(frame).split(separator: "\n")[1]
             #expect(top.contains("STORM \u{2212}4.2"), "\(screen) \(columns)x\(rows): \(top)")
+        }
+        // The minute before, the bar is dark with lit text: every pixel of the strip is the
+        // opposite, so over an hour of alarm each is lit half the time.
+        let next = SampleScene.storm.frames[0]
+        for (width, height) in [(128, 64), (128, 32)] {
+            var lit = MockDisplay(width: width, height: height)
+            var dark = MockDisplay(width: width, height: height)
+            OLEDScreens.draw(model, screen, into: &lit)
+            OLEDScreens.draw(next, screen, into: &dark)
+            #expect(dark.problems.isEmpty, "\(screen) \(width)x\(height): \(dark.problems.prefix(3))")
+            var opposite = 0
+            for y in 0..<12 { for x in 0..<width where lit.isLit(x: x, y: y) != dark.isLit(x: x, y: y) { opposite += 1 } }
+            #expect(opposite == width * 12, "\(screen) \(width)x\(height): \(opposite) of \(width * 12)")
         }
         var acknowledged = model
         acknowledged.barograph.alarm = nil

@@ -27,4 +27,20 @@ struct SimulateStormEndToEndTests {
         let total = files.values.reduce(0) { $0 + ($1["bytes_written"] as? Int ?? 0) }
         #expect(total == store["bytes_written"] as? Int, "the files do not add up to the medium's bytes: \(files)")
     }
+
+    /// No one acknowledges the storm: the banner is up from 3.7 h to 8.7 h of the day. A bar
+    /// lit all that time lit its strip 54 % of the day; alternating keeps every pixel at most
+    /// half of the day (docs/design/parts.md#burn-in).
+    @Test("an unattended storm alarm keeps every OLED pixel lit at most half of the day")
+    func unattendedAlarmBurnIn() throws {
+        let run = try E2E.run(["simulate", "--headless", "--duration", "86400", "--start", "2026-06-21T00:00:00Z"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try SimulateEndToEndTests.report(run)
+        let timeline = try #require(report["timeline"] as? [[String: Any]])
+        #expect(timeline.contains { ($0["event"] as? String)?.hasPrefix("storm alarm:") == true })
+        #expect(!timeline.contains { ($0["event"] as? String)?.hasPrefix("storm alarm acknowledged") == true })
+        let display = try #require(report["display"] as? [String: Any])
+        let lit = try #require(display["max_pixel_lit_fraction"] as? Double)
+        #expect(lit <= 0.5, "pixel \(display["max_pixel"] ?? "?") lit \(lit) of the day")
+    }
 }

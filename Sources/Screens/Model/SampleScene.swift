@@ -18,7 +18,8 @@ public enum SampleScene: String, Sendable, CaseIterable {
     case rainSoon = "rain-soon"
     /// The barograph of a front coming in: 48 hours of the sensor, the provider's forecast after now.
     case barograph
-    /// The storm alarm's banner over the now screen, until a button acknowledges it.
+    /// The storm alarm's banner over the now screen, until a button acknowledges it: a dark bar
+    /// in one minute, a lit one in the next.
     case storm
 
     /// The screen this scene shows.
@@ -33,11 +34,13 @@ public enum SampleScene: String, Sendable, CaseIterable {
         }
     }
 
-    /// The frames of the scene, in order: one, or two for `clockTick`.
+    /// The frames of the scene, in order: one, or two for `clockTick` and `storm`.
     public var frames: [ScreenModel] {
         switch self {
         case .now, .hours, .days, .indoor, .status, .barograph: [Self.sample()]
-        case .storm: [Self.sample(barograph: Self.stormPanel)]
+        case .storm:
+            [Self.sample(clock: ClockTime(hour: 14, minute: 5), barograph: Self.stormPanel),
+             Self.sample(clock: ClockTime(hour: 14, minute: 6), barograph: Self.stormPanel)]
         case .noFix:
             [Self.sample(place: Place(name: "Berlin", source: .boardDefault), gps: .noFix(satellites: 3))]
         case .error:

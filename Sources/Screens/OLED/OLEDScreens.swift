@@ -14,10 +14,11 @@ public enum OLEDScreens {
         draw(model, screen, into: &frame)
     }
 
-    /// Draws onto a blank `target`; with a storm alarm up, its banner over the top row.
+    /// Draws onto a blank `target`; with a storm alarm up, its banner over the top row (lit or
+    /// dark by the minute, `StormBanner`).
     public static func draw<Target: DrawTarget>(_ model: ScreenModel, _ screen: Screen, into target: inout Target) {
         guard let change = model.barograph.alarm else { return drawScreen(model, screen, into: &target) }
-        StormBanner.draw(change: change, into: &target)
+        StormBanner.draw(change: change, lit: StormBanner.lit(minute: model.clock?.minute), into: &target)
         withUnsafeMutablePointer(to: &target) { pointer in
             var below = BelowBanner(base: pointer, top: StormBanner.height)
             drawScreen(model, screen, into: &below)

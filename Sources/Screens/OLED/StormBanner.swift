@@ -1,35 +1,41 @@
 import Graphics
 
-/// The storm alarm over every screen: the top text row inverted, "STORM −4.2 hPa/3h" dark on
-/// a lit bar, until a button acknowledges it. The screen under it is drawn as usual with its
+/// The storm alarm over every screen: the top text row, "STORM −4.2 hPa/3h", until a button
+/// acknowledges it. It alternates every minute between dark text on a lit bar and lit text on a
+/// dark one: a bar lit for the hours an unattended alarm stays up would wear that strip of an
+/// OLED faster than the rest (burn-in, docs/design/parts.md#burn-in), and alternating keeps
+/// every pixel of the strip lit about half the time while the change catches the eye. The screen under it is drawn as usual with its
 /// top row cut off (`BelowBanner`), so every pixel is written once: the mock display's
 /// overdraw check holds, and the framebuffer's diff sends the bar once.
 enum StormBanner {
     static var height: Int { Font.small.height }
 
-    static func draw<Target: DrawTarget>(change: Double, into target: inout Target) {
+    /// Whether the bar is lit in the minute shown: lit on even minutes (and with no clock).
+    static func lit(minute: Int?) -> Bool { (minute ?? 0) % 2 == 0 }
+
+    static func draw<Target: DrawTarget>(change: Double, lit: Bool, into target: inout Target) {
         let amount = PressureText.change(change, per: " hPa/3h")
         let font = Font.small
         let width = font.width(of: "STORM ") + font.width(of: amount)
         var x = max(0, (target.width - width) / 2)
-        target.fillRect(x: 0, y: 0, width: x, height: height, on: true)
-        x = inverted("STORM ", x: x, into: &target)
-        x = inverted(amount, x: x, into: &target)
-        target.fillRect(x: x, y: 0, width: target.width - x, height: height, on: true)
+        target.fillRect(x: 0, y: 0, width: x, height: height, on: lit)
+        x = cells("STORM ", x: x, lit: lit, into: &target)
+        x = cells(amount, x: x, lit: lit, into: &target)
+        target.fillRect(x: x, y: 0, width: target.width - x, height: height, on: lit)
     }
 
-    /// Each glyph's cell inverted, every pixel of it written once (lit where the glyph is
-    /// dark). Pixel by pixel from the glyph's two page bytes per column: a table of inverted
+    /// Each glyph's whole cell, every pixel of it written once: on a lit bar lit where the
+    /// glyph is dark, on a dark bar lit where it has ink. Pixel by pixel from the glyph's two page bytes per column: a table of inverted
     /// cells would be built on first use, an allocation on the loop the first time a storm
     /// comes. Returns the pen after the text, clipped to the target.
-    private static func inverted<Target: DrawTarget>(_ text: String, x: Int, into target: inout Target) -> Int {
+    private static func cells<Target: DrawTarget>(_ text: String, x: Int, lit: Bool, into target: inout Target) -> Int {
         var pen = x
         for scalar in text.unicodeScalars {
             let glyph = Font.small.glyph(scalar)
             guard pen + glyph.width <= target.width else { break }
             for column in 0..<glyph.width {
                 let ink = UInt16(glyph.byte(page: 0, column: column)) | UInt16(glyph.byte(page: 1, column: column)) << 8
-                for row in 0..<height { target.setPixel(x: pen + column, y: row, on: ink & (1 << UInt16(row)) == 0) }
+                for row in 0..<height { target.setPixel(x: pen + column, y: row, on: (ink & (1 << UInt16(row)) == 0) == lit) }
             }
             pen += glyph.width
         }
