@@ -2,16 +2,18 @@ import Graphics
 
 /// Today and the next days, one row each: the day, the icon, the Moon, low/high, the
 /// precipitation sum; sunrise and sunset on the bottom row. 128×64 shows three days; 128×32 shows two rows
-/// of 16 pixels and no sun times.
+/// of 16 pixels and no sun times. Under the storm banner one day fewer, below it.
 enum DaysScreen {
     static func drawTall<Target: DrawTarget>(_ model: ScreenModel, into target: inout Target) {
         guard let forecast = model.weather.forecast, !forecast.days.isEmpty else {
             HoursScreen.noForecast(model, y: 24, into: &target)
             return
         }
-        // By index: an unoptimised `enumerated()` over a slice allocates.
-        for index in 0..<min(3, forecast.days.count) {
-            row(forecast.days[index], model, y: index * 17, into: &target)
+        // By index: an unoptimised `enumerated()` over a slice allocates. Under a storm banner
+        // the days move down a row and the third gives way, so today is never the row it hides.
+        let top = Self.bannerInset(model)
+        for index in 0..<min(top == 0 ? 3 : 2, forecast.days.count) {
+            row(forecast.days[index], model, y: top + index * 17, into: &target)
         }
         guard let sunrise = forecast.sunrise, let sunset = forecast.sunset else { return }
         let y = target.height - Font.small.height
@@ -27,9 +29,15 @@ enum DaysScreen {
             HoursScreen.noForecast(model, y: 10, into: &target)
             return
         }
-        for index in 0..<min(2, forecast.days.count) {
-            row(forecast.days[index], model, y: index * 16, into: &target)
+        let top = Self.bannerInset(model)
+        for index in 0..<min(top == 0 ? 2 : 1, forecast.days.count) {
+            row(forecast.days[index], model, y: top + index * 16, into: &target)
         }
+    }
+
+    /// The rows the storm banner takes over this screen (`OLEDScreens.draw`): 0 without one.
+    private static func bannerInset(_ model: ScreenModel) -> Int {
+        model.barograph.alarm == nil ? 0 : StormBanner.height
     }
 
     /// One day in 16 rows: "Today [icon] [moon] 14/25°  6.4mm". The Moon is a 9-pixel disc
