@@ -108,14 +108,20 @@ struct SimulatedClimate: Sendable {
     }
 
     /// Sea-level pressure: a straight line from one solar noon's value to the next, and a front
-    /// through every wet day (`frontDip`).
+    /// through every wet day (`frontDip`); with a scripted storm, the storm's trough over it
+    /// (`SimulatedStorm.pressure`).
     func pressure(at t: Double) -> Double {
+        guard let storm else { return weatherPressure(at: t) }
+        return storm.pressure(at: t, weather: weatherPressure(at:))
+    }
+
+    private func weatherPressure(at t: Double) -> Double {
         let x = (t + longitude * 240 - 43_200) / 86_400
         let day = Int64(x.rounded(.down))
         let f = x - Double(day)
         let a = SimulatedDay.weather(climate: self, day: day).pressure
         let b = SimulatedDay.weather(climate: self, day: day + 1).pressure
-        return a + (b - a) * f - frontDip(at: t) - (storm?.dip(at: t) ?? 0)
+        return a + (b - a) * f - frontDip(at: t)
     }
 
     /// How far a passing front pulls the pressure down at `t`, hPa: a trough centred on a wet

@@ -29,6 +29,23 @@ public struct SimulatedStorm: Sendable, Equatable {
         SimulatedStorm(centre: start + .seconds(8 * 3_600), depth: 10, halfWidth: .seconds(8 * 3_600))
     }
 
+    /// The sea-level pressure at `t` (Unix seconds) with the storm in `weather`, the pressure
+    /// without it. Until the trough the weather's own pressure is held at its value where the
+    /// storm begins, so the fall is the storm's alone; over the recovery it is eased (a half
+    /// cosine) to the weather's own value where the storm ends, so the trace joins it smoothly.
+    /// Added to the weather instead, a day whose own pressure rose (behind a front, or from one
+    /// day's mean to the next) cancelled the storm's fall: 4 of 60 default simulations spread
+    /// over a year raised no alarm.
+    func pressure(at t: Double, weather: (Double) -> Double) -> Double {
+        let width = Double(halfWidth.components.seconds)
+        let middle = Double(centre.seconds)
+        guard width > 0, abs(t - middle) < width else { return weather(t) }
+        let before = weather(middle - width)
+        guard t > middle else { return before - dip(at: t) }
+        let after = weather(middle + width)
+        return before + (after - before) * (1 - cos(Double.pi * (t - middle) / width)) / 2 - dip(at: t)
+    }
+
     /// How far the storm pulls the sea-level pressure down at `t` (Unix seconds), hPa.
     func dip(at t: Double) -> Double {
         let width = Double(halfWidth.components.seconds)
