@@ -45,7 +45,7 @@ import Weather
         var panel = BarographPanel()
         panel.update(history: history, reading: history.tendency(at: Self.now), pressures: [], now: Self.now)
         #expect(panel.sensorTrend?.unsure == true)
-        #expect(PressureText.change(panel.trend!.change, unsure: true).hasSuffix("/3h?"))
+        #expect(PressureText.change(panel.trend!.change, .metric, unsure: true).hasSuffix("/3h?"))
     }
 
     @Test func theProvidersPointsAloneGiveTheTrend() throws {

@@ -200,8 +200,8 @@ extension OLEDLayout {
         guard let current = panel.current, let trend = panel.trend else {
             preconditionFailure("the barograph scene has a pressure and a tendency")
         }
-        let x = draw(PressureText.value(current), x: 0, y: 0) + 6 + 6  // a space, the arrow
-        let change = PressureText.change(trend.change, unsure: trend.unsure)
+        let x = draw(PressureText.value(current, model.settings.units), x: 0, y: 0) + 6 + 6  // a space, the arrow
+        let change = PressureText.change(trend.change, model.settings.units, unsure: trend.unsure)
         draw(change, x: max(x + 6, width - Font.small.width(of: change)), y: 0, maxWidth: width - x - 6)
         hasPictures = true
     }

@@ -1,7 +1,17 @@
-/// The barograph's short texts, built on `ShortText` so a frame allocates nothing.
+import Store
+
+/// The barograph's short texts in the settings' units, built on `ShortText` so a frame
+/// allocates nothing. Metric is hectopascals; imperial is inches of mercury, the unit US
+/// barometers and forecasts use (1 hPa = 0.029 529 983 inHg at 0 °C, the conversion
+/// `UnitFormat.pressure` uses, so the indoor screen and the barograph agree to the digit).
 public enum PressureText {
+    /// Inches of mercury in one hectopascal.
+    public static let inchesPerHectopascal = 0.029_529_983
+
     /// Which way the pressure went in three hours, as the arrow beside a pressure shows it: the
     /// sign of the change, "steady" under 0.1 hPa (the Met Office's band, `PressureTendency.Rate`).
+    /// Decided in hectopascals whatever the units: a fall of 0.1 hPa is "0.00" in inHg but
+    /// still a fall by the Met Office's bands.
     public enum Arrow: Sendable, Equatable {
         case rising, steady, falling
 
@@ -20,24 +30,70 @@ public enum PressureText {
         }
     }
 
-    /// "1009": whole hectopascals.
-    public static func value(_ hectopascals: Double) -> String {
+    /// What follows the number of a change.
+    public enum Form: Sendable, Equatable {
+        /// "−3.2/3h", "−0.09/3h".
+        case bare
+        /// "−3.2 hPa/3h", "−0.09 inHg/3h".
+        case spacedUnit
+        /// "−3.2hPa/3h", "−0.09inHg/3h": a narrow panel.
+        case tightUnit
+        /// "−0.12inHg": the unit without "/3h" (the storm alarm is a three-hour fall by
+        /// definition; an inHg figure without its unit reads as a tiny hPa change).
+        case unitOnly
+    }
+
+    /// The storm banner's forms, longest first: each panel draws the first that fits. Metric
+    /// drops to the bare figure (four-digit hPa changes are plain); imperial keeps the unit
+    /// as long as it can.
+    public static func bannerForms(_ units: UnitsNotation) -> [Form] {
+        units == .metric ? metricBannerForms : imperialBannerForms
+    }
+
+    private static let metricBannerForms: [Form] = [.spacedUnit, .tightUnit, .bare]
+    private static let imperialBannerForms: [Form] = [.spacedUnit, .tightUnit, .unitOnly, .bare]
+
+    /// "hPa" or "inHg".
+    public static func unit(_ units: UnitsNotation) -> String {
+        units == .metric ? "hPa" : "inHg"
+    }
+
+    /// "1009" (whole hectopascals) or "29.80" (hundredths of inHg, as `UnitFormat.pressure`).
+    public static func value(_ hectopascals: Double, _ units: UnitsNotation) -> String {
         var text = ShortText()
-        text.append(Int(hectopascals.rounded()))
+        switch units {
+        case .metric: text.append(Int(hectopascals.rounded()))
+        case .imperial: text.append(hectopascals * inchesPerHectopascal, decimals: 2)
+        }
         return text.string
     }
 
-    /// "−3.2/3h", "+0.4/3h", "0.0/3h"; `per` is what follows the number (" hPa/3h" for
-    /// "−3.2 hPa/3h"); `unsure` ends it with "?" (a sample in the window was taken moving or
-    /// without a trusted altitude).
-    public static func change(_ change: Double, per: StaticString = "/3h", unsure: Bool = false) -> String {
+    /// "−3.2/3h", "+0.4/3h", "0.0/3h" (tenths of hPa) or "−0.09/3h", "0.00/3h" (hundredths of
+    /// inHg); `form` says what follows the number; `unsure` ends it with "?" (a sample in the
+    /// window was taken moving or without a trusted altitude). At most 15 bytes
+    /// ("−0.12 inHg/3h" is 15), so the text stays a small string.
+    public static func change(
+        _ change: Double, _ units: UnitsNotation, form: Form = .bare, unsure: Bool = false
+    ) -> String {
         var text = ShortText()
-        let tenths = Int((abs(change) * 10).rounded())
-        if tenths > 0 { text.append(scalar: change < 0 ? "\u{2212}" : "+") }
-        text.append(tenths / 10)
+        // Tenths of hPa or hundredths of inHg: 0.1 hPa and 0.01 inHg (0.34 hPa) are the
+        // finest steps a home barometer's display shows in each unit.
+        let metric = units == .metric
+        let steps = Int((abs(change) * (metric ? 10 : 100 * inchesPerHectopascal)).rounded())
+        let perUnit = metric ? 10 : 100
+        if steps > 0 { text.append(scalar: change < 0 ? "\u{2212}" : "+") }
+        text.append(steps / perUnit)
         text.append(".")
-        text.append(tenths % 10)
-        text.append(per)
+        text.append(steps % perUnit, minimumDigits: metric ? 1 : 2)
+        switch (form, metric) {
+        case (.bare, _): text.append("/3h")
+        case (.spacedUnit, true): text.append(" hPa/3h")
+        case (.spacedUnit, false): text.append(" inHg/3h")
+        case (.tightUnit, true): text.append("hPa/3h")
+        case (.tightUnit, false): text.append("inHg/3h")
+        case (.unitOnly, true): text.append("hPa")
+        case (.unitOnly, false): text.append("inHg")
+        }
         if unsure { text.append("?") }
         return text.string
     }

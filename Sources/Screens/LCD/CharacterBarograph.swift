@@ -1,12 +1,15 @@
 import Graphics
+import Store
 
-/// The barograph as text on the character LCDs, and the storm alarm's row.
+/// The barograph as text on the character LCDs, and the storm alarm's row, in the settings'
+/// units (`PressureText`).
 ///
-/// 20×4: "Pressure" and the clock; "1009 hPa ↘ −3.2/3h"; the tendency in the Met Office's
-/// words ("Falling quickly"); the provider's tendency when the sensor's is the one above
-/// ("Fcst ↘ −2.9/3h"), or where the values come from. 16×2: "Pressure" and the clock, then
-/// "1009 ↘ −3.2/3h" (18 cells with " hPa" do not fit 16). The arrows are CGRAM glyphs
-/// (`CellGlyph.rising`, `.falling`; → is ROM A00's 0x7E).
+/// 20×4: "Pressure" and the clock; "1009 hPa ↘ −3.2/3h" ("29.80inHg ↘ −0.09/3h": with the
+/// space, 21 cells); the tendency in the Met Office's words ("Falling quickly"); the
+/// provider's tendency when the sensor's is the one above ("Fcst ↘ −2.9/3h"), or where the
+/// values come from. 16×2: "Pressure" and the clock, then "1009 ↘ −3.2/3h" or
+/// "29.80 ↘ −0.09/3h" (the unit does not fit 16; the number alone is plain). The arrows are
+/// CGRAM glyphs (`CellGlyph.rising`, `.falling`; → is ROM A00's 0x7E).
 extension CharacterScreens {
     static func barograph(_ model: ScreenModel, into frame: inout CharacterFrame) {
         header("Pressure", model, into: &frame)
@@ -16,11 +19,20 @@ extension CharacterScreens {
             row.put("No pressure yet", into: &frame)
             return
         }
-        row.putWhole(PressureText.value(current), into: &frame)
-        let wide = frame.columns >= 20
-        if wide { row.putWhole(" hPa", into: &frame) }
+        let units = model.settings.units
+        let value = PressureText.value(current, units)
+        row.putWhole(value, into: &frame)
+        if frame.columns >= 20 {
+            // The unit after a space where the whole row fits, else against the number.
+            let change = panel.trend.map { PressureText.change($0.change, units, unsure: $0.unsure) } ?? ""
+            let unit = PressureText.unit(units)
+            let tail = change.isEmpty ? 0 : 3 + change.unicodeScalars.count  // " ↘ " and the change
+            let spaced = value.unicodeScalars.count + 1 + unit.unicodeScalars.count + tail <= frame.columns
+            if spaced { row.putWhole(" ", into: &frame) }
+            row.putWhole(unit, into: &frame)
+        }
         guard let trend = panel.trend else { return }
-        putTrend(trend, into: &frame, writer: &row)
+        putTrend(trend, units, into: &frame, writer: &row)
         guard frame.rows >= 4 else { return }
         var words = RowWriter(row: 2, in: frame)
         words.put(Self.words(trend), into: &frame)
@@ -28,18 +40,22 @@ extension CharacterScreens {
         var source = RowWriter(row: 3, in: frame)
         if panel.sensorTrend != nil, let provider = panel.providerTrend {
             source.putWhole("Fcst", into: &frame)
-            putTrend(provider, into: &frame, writer: &source)
+            putTrend(provider, units, into: &frame, writer: &source)
         } else {
             source.put(panel.sensorTrend == nil ? "From the forecast" : "From the sensor", into: &frame)
         }
     }
 
-    /// " ↘ −3.2/3h", the change only if it fits whole.
-    static func putTrend(_ trend: BarographPanel.Trend, into frame: inout CharacterFrame, writer: inout RowWriter) {
+    /// " ↘ −3.2/3h", the change only if it fits whole; the space before the change gives way
+    /// first (" ↘−0.09/3h?" ends the 16 cells of a 16×2's "29.80").
+    static func putTrend(
+        _ trend: BarographPanel.Trend, _ units: UnitsNotation, into frame: inout CharacterFrame, writer: inout RowWriter
+    ) {
         writer.putWhole(" ", into: &frame)
         writer.put(RowWriter.cell(PressureText.Arrow(change: trend.change).scalar), into: &frame)
-        writer.putWhole(" ", into: &frame)
-        writer.putWhole(PressureText.change(trend.change, unsure: trend.unsure), into: &frame)
+        let change = PressureText.change(trend.change, units, unsure: trend.unsure)
+        if writer.room > change.unicodeScalars.count { writer.putWhole(" ", into: &frame) }
+        writer.putWhole(change, into: &frame)
     }
 
     /// "Falling quickly": the shipping forecast's words for the three-hour change.
@@ -55,19 +71,19 @@ extension CharacterScreens {
     }
 
     /// The storm alarm over the top row until acknowledged (an LCD has no inverse video): the
-    /// warning glyph and "STORM −4.2 hPa/3h" on 20 columns, "STORM −4.2hPa/3h" on 16, the unit
-    /// left out when a fall of 10 hPa or more needs the cell.
-    static func stormRow(_ change: Double, into frame: inout CharacterFrame) {
+    /// warning glyph and "STORM −4.2 hPa/3h" on 20 columns, "STORM −4.2hPa/3h" on 16; in
+    /// imperial "⚠ STORM −0.12inHg/3h" and "STORM −0.12inHg". The first of
+    /// `PressureText.bannerForms` that fits: a metric fall of 10 hPa or more drops the unit.
+    static func stormRow(_ change: Double, _ units: UnitsNotation, into frame: inout CharacterFrame) {
         for column in 0..<frame.columns { frame[column, 0] = .blank }
         var row = RowWriter(row: 0, in: frame)
-        let wide = frame.columns >= 20
-        if wide {
+        if frame.columns >= 20 {
             row.put(.glyph(.warning), into: &frame)
             row.putWhole(" ", into: &frame)
         }
         row.putWhole("STORM ", into: &frame)
-        if !row.putWhole(PressureText.change(change, per: wide ? " hPa/3h" : "hPa/3h"), into: &frame) {
-            row.putWhole(PressureText.change(change), into: &frame)
+        for form in PressureText.bannerForms(units) where row.putWhole(PressureText.change(change, units, form: form), into: &frame) {
+            break
         }
     }
 }

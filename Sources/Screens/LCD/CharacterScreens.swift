@@ -15,7 +15,7 @@ public enum CharacterScreens {
         case .barograph: barograph(model, into: &frame)
         case .status: status(model, into: &frame)
         }
-        if let change = model.barograph.alarm { stormRow(change, into: &frame) }
+        if let change = model.barograph.alarm { stormRow(change, model.settings.units, into: &frame) }
     }
 
     static func now(_ model: ScreenModel, into frame: inout CharacterFrame) {
@@ -151,12 +151,9 @@ public enum CharacterScreens {
             if pressureRow.putWhole(UnitFormat.pressure(pressure, model.settings.units), into: &frame),
                 let trend = model.barograph.trend
             {
-                // "1013 hPa ↘ −3.2/3h": the arrow beside the pressure, the change if it fits.
-                pressureRow.putWhole(" ", into: &frame)
-                pressureRow.put(RowWriter.cell(PressureText.Arrow(change: trend.change).scalar), into: &frame)
-                if pressureRow.putWhole(" ", into: &frame) {
-                    pressureRow.putWhole(PressureText.change(trend.change, unsure: trend.unsure), into: &frame)
-                }
+                // "1013 hPa ↘ −3.2/3h", "29.92 inHg ↘−0.09/3h": the arrow beside the pressure,
+                // the change if it fits.
+                putTrend(trend, model.settings.units, into: &frame, writer: &pressureRow)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Graphics
+import Store
 
 /// The barograph: the pressure now with its three-hour tendency on the top row
 /// ("1009 ↘ −3.2/3h"), and under it the last 48 hours and the provider's next 16 as a graph,
@@ -9,13 +10,25 @@ import Graphics
 /// marks now. A column with a sample taken moving or without a trusted altitude gets a dot
 /// on the bottom row: the trace there is unsure. A column without samples is a gap.
 /// The scale is the whole hectopascals around the values, at least 8 hPa tall (a flat week
-/// must not look like a storm), labelled at the top and the bottom on the left.
+/// must not look like a storm), labelled at the top and the bottom on the left. In imperial
+/// units the value and the change are in inHg ("29.80 ↘ −0.09/3h") and the scale is on
+/// 0.1-inHg steps ("29.8", "30.1"), at least 0.3 inHg (10.2 hPa: the first 0.1-inHg step at
+/// or above 8 hPa); the plot stays in tenths of hPa, its bounds converted from the labels'.
 ///
 /// 128×64: the graph in rows 13–63 with the labels beside it. 128×32: rows 13–31, the labels
 /// on the right. Each plot column is built as a bit mask first and then lit run by run, so
 /// every pixel is written once however the traces cross.
 enum BarographScreen {
     static let minimumSpan = 80  // tenths of hPa
+    static let minimumImperialSpan = 3  // tenths of inHg
+
+    /// The plot's bounds in tenths of hPa and their labels.
+    struct Scale: Equatable {
+        var low: Int
+        var high: Int
+        var lowLabel: String
+        var highLabel: String
+    }
 
     static func draw<Target: DrawTarget>(_ model: ScreenModel, tall: Bool, into target: inout Target) {
         let panel = model.barograph
@@ -23,36 +36,52 @@ enum BarographScreen {
             target.drawText("No pressure yet", font: .small, x: 0, y: tall ? 26 : 16, maxWidth: target.width, alignment: .center)
             return
         }
-        var x = target.drawText(PressureText.value(current), font: .small, x: 0, y: 0)
+        let units = model.settings.units
+        var x = target.drawText(PressureText.value(current, units), font: .small, x: 0, y: 0)
         if let trend = panel.trend {
             x += Font.small.advance(of: " ")
             x += TendencyArrow.draw(PressureText.Arrow(change: trend.change), x: x, y: 0, into: &target)
             // The change at the right end, where the other screens have the clock: at the left,
             // its minus sign lay on the titles' middle strokes, and that pixel was lit 50.5 %
             // of two simulated days (`BurnInTests`, pixel 37, 6).
-            let change = PressureText.change(trend.change, unsure: trend.unsure)
+            let change = PressureText.change(trend.change, units, unsure: trend.unsure)
             let width = Font.small.width(of: change)
             target.drawText(change, font: .small, x: max(x + 6, target.width - width), y: 0, maxWidth: target.width - x - 6)
         } else {
-            target.drawText(" hPa", font: .small, x: x, y: 0)
+            target.drawText(units == .metric ? " hPa" : " inHg", font: .small, x: x, y: 0)
         }
         let top = Font.small.height + 1
         let bottom = target.height - 1  // the unsure dots' row
         let plotHeight = bottom - top   // rows top ..< bottom
-        guard let (low, high) = scale(panel) else { return }
-        let labelWidth = Font.small.width(of: "0000")
+        guard let scale = scale(panel, units) else { return }
+        let labelWidth = Font.small.width(of: "0000")  // "29.8" is narrower
         let plotX = tall ? labelWidth + 2 : 0
         // Labels: digits have ink in rows 2–9 of their 12-row cell.
         let labelX = tall ? 0 : plotX + BarographPanel.columns + 3
-        target.drawText(label(high), font: .small, x: labelX, y: top - 2)
-        target.drawText(label(low), font: .small, x: labelX, y: tall ? bottom - 10 : top + 7)
-        plot(panel, low: low, high: high, x: plotX, top: top, height: plotHeight, into: &target)
+        target.drawText(scale.highLabel, font: .small, x: labelX, y: top - 2)
+        target.drawText(scale.lowLabel, font: .small, x: labelX, y: tall ? bottom - 10 : top + 7)
+        plot(panel, low: scale.low, high: scale.high, x: plotX, top: top, height: plotHeight, into: &target)
     }
 
-    /// The bottom and top of the scale, tenths of hPa, on whole hectopascals.
-    static func scale(_ panel: BarographPanel) -> (Int, Int)? {
+    /// The bottom and top of the scale, tenths of hPa, on whole hectopascals or on 0.1 inHg.
+    static func scale(_ panel: BarographPanel, _ units: UnitsNotation) -> Scale? {
         guard let range = panel.range else { return nil }
         var (low, high) = (range.lowerBound, range.upperBound)
+        if units == .imperial {
+            // Tenths of hPa × inches per hPa = tenths of inHg.
+            let perTenth = PressureText.inchesPerHectopascal
+            low = Int((Double(low) * perTenth).rounded(.down))
+            high = Int((Double(high) * perTenth).rounded(.up))
+            if high - low < minimumImperialSpan {
+                low -= (minimumImperialSpan - (high - low)) / 2
+                high = low + minimumImperialSpan
+            }
+            // Back to tenths of hPa. Rounding keeps every value inside: an integer at or above
+            // low / perTenth is at or above its rounding, and likewise below the top.
+            return Scale(
+                low: Int((Double(low) / perTenth).rounded()), high: Int((Double(high) / perTenth).rounded()),
+                lowLabel: tenthsLabel(low), highLabel: tenthsLabel(high))
+        }
         low = low / 10 * 10
         high = (high + 9) / 10 * 10
         if high - low < minimumSpan {
@@ -60,12 +89,21 @@ enum BarographScreen {
             low = middle - minimumSpan / 2
             high = middle + minimumSpan / 2
         }
-        return (low, high)
+        return Scale(low: low, high: high, lowLabel: wholeLabel(low / 10), highLabel: wholeLabel(high / 10))
     }
 
-    static func label(_ tenths: Int) -> String {
+    /// "1016" (whole hPa) or, from tenths of inHg, "29.8".
+    static func wholeLabel(_ whole: Int) -> String {
+        var text = ShortText()
+        text.append(whole)
+        return text.string
+    }
+
+    static func tenthsLabel(_ tenths: Int) -> String {
         var text = ShortText()
         text.append(tenths / 10)
+        text.append(".")
+        text.append(tenths % 10)
         return text.string
     }
 

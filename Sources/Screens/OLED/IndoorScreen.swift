@@ -26,14 +26,15 @@ enum IndoorScreen {
         }
     }
 
-    /// " ↘ −3.2/3h" after the pressure, as much as fits: the arrow, then the change.
+    /// " ↘ −3.2/3h" (" ↘ −0.09/3h" in inHg) after the pressure, as much as fits: the arrow,
+    /// then the change.
     static func trend<Target: DrawTarget>(_ model: ScreenModel, x: Int, y: Int, into target: inout Target) {
         guard let trend = model.barograph.trend else { return }
         let space = Font.small.advance(of: " ")
         var x = x + space
         guard x + 6 <= target.width else { return }
         x += TendencyArrow.draw(PressureText.Arrow(change: trend.change), x: x, y: y, into: &target)
-        let change = PressureText.change(trend.change, unsure: trend.unsure)
+        let change = PressureText.change(trend.change, model.settings.units, unsure: trend.unsure)
         guard x + space + Font.small.width(of: change) <= target.width else { return }
         target.drawText(change, font: .small, x: x + space, y: y)
     }

@@ -1,6 +1,8 @@
 import Graphics
+import Store
 
-/// The storm alarm over every screen: the top text row, "STORM −4.2 hPa/3h", until a button
+/// The storm alarm over every screen: the top text row, "STORM −4.2 hPa/3h" ("STORM −0.12
+/// inHg/3h" in imperial units, or the first shorter `PressureText.bannerForms` that fits), until a button
 /// acknowledges it. It alternates every minute between dark text on a lit bar and lit text on a
 /// dark one: a bar lit for the hours an unattended alarm stays up would wear that strip of an
 /// OLED faster than the rest (burn-in, docs/design/parts.md#burn-in), and alternating keeps
@@ -13,9 +15,13 @@ enum StormBanner {
     /// Whether the bar is lit in the minute shown: lit on even minutes (and with no clock).
     static func lit(minute: Int?) -> Bool { (minute ?? 0) % 2 == 0 }
 
-    static func draw<Target: DrawTarget>(change: Double, lit: Bool, into target: inout Target) {
-        let amount = PressureText.change(change, per: " hPa/3h")
+    static func draw<Target: DrawTarget>(change: Double, units: UnitsNotation, lit: Bool, into target: inout Target) {
         let font = Font.small
+        let forms = PressureText.bannerForms(units)
+        var amount = PressureText.change(change, units, form: forms[0])
+        for form in forms.dropFirst() where font.width(of: "STORM ") + font.width(of: amount) > target.width {
+            amount = PressureText.change(change, units, form: form)
+        }
         let width = font.width(of: "STORM ") + font.width(of: amount)
         var x = max(0, (target.width - width) / 2)
         target.fillRect(x: 0, y: 0, width: x, height: height, on: lit)
