@@ -41,16 +41,19 @@ public enum PressureText {
         /// "−0.12inHg": the unit without "/3h" (the storm alarm is a three-hour fall by
         /// definition; an inHg figure without its unit reads as a tiny hPa change).
         case unitOnly
+        /// "−4.2": the figure alone, for the storm banner beside the clock on a narrow panel
+        /// (metric only, for the reason above).
+        case number
     }
 
-    /// The storm banner's forms, longest first: each panel draws the first that fits. Metric
-    /// drops to the bare figure (four-digit hPa changes are plain); imperial keeps the unit
-    /// as long as it can.
+    /// The storm banner's forms, longest first: each panel draws the first that fits beside
+    /// the clock. Metric drops to the bare figure and then the number (four-digit hPa changes
+    /// are plain); imperial keeps the unit, or shows none.
     public static func bannerForms(_ units: UnitsNotation) -> [Form] {
         units == .metric ? metricBannerForms : imperialBannerForms
     }
 
-    private static let metricBannerForms: [Form] = [.spacedUnit, .tightUnit, .bare]
+    private static let metricBannerForms: [Form] = [.spacedUnit, .tightUnit, .bare, .number]
     private static let imperialBannerForms: [Form] = [.spacedUnit, .tightUnit, .unitOnly, .bare]
 
     /// "hPa" or "inHg".
@@ -93,6 +96,7 @@ public enum PressureText {
         case (.tightUnit, false): text.append("inHg/3h")
         case (.unitOnly, true): text.append("hPa")
         case (.unitOnly, false): text.append("inHg")
+        case (.number, _): break
         }
         if unsure { text.append("?") }
         return text.string

@@ -70,20 +70,48 @@ extension CharacterScreens {
         }
     }
 
-    /// The storm alarm over the top row until acknowledged (an LCD has no inverse video): the
-    /// warning glyph and "STORM −4.2 hPa/3h" on 20 columns, "STORM −4.2hPa/3h" on 16; in
-    /// imperial "⚠ STORM −0.12inHg/3h" and "STORM −0.12inHg". The first of
-    /// `PressureText.bannerForms` that fits: a metric fall of 10 hPa or more drops the unit.
-    static func stormRow(_ change: Double, _ units: UnitsNotation, into frame: inout CharacterFrame) {
+    /// The storm alarm over the top row until acknowledged (an LCD has no inverse video): on
+    /// 20 columns the warning glyph, "STORM", the change in the first of
+    /// `PressureText.bannerForms` that fits, and the clock at the right end (the row it hides
+    /// is where the headers keep the clock): "⚠ STORM −4.2      14:05", "STORM −4.2 14:05" on
+    /// 16. Where no form fits beside the clock, "STORM" and the clock.
+    static func stormRow(_ change: Double, _ model: ScreenModel, into frame: inout CharacterFrame) {
         for column in 0..<frame.columns { frame[column, 0] = .blank }
-        var row = RowWriter(row: 0, in: frame)
+        let units = model.settings.units
+        var clockCells = 0
+        if let clock = model.clock {
+            let text = UnitFormat.clock(clock, model.settings.time)
+            clockCells = text.unicodeScalars.count
+            var writer = RowWriter(row: 0, in: frame, from: frame.columns - clockCells)
+            writer.put(text, into: &frame)
+        }
+        var row = RowWriter(row: 0, in: frame, width: frame.columns - (clockCells > 0 ? clockCells + 1 : 0))
         if frame.columns >= 20 {
             row.put(.glyph(.warning), into: &frame)
             row.putWhole(" ", into: &frame)
         }
-        row.putWhole("STORM ", into: &frame)
-        for form in PressureText.bannerForms(units) where row.putWhole(PressureText.change(change, units, form: form), into: &frame) {
-            break
+        row.putWhole("STORM", into: &frame)
+        // By index, no `where` clause: an unoptimised filtered loop allocates.
+        let forms = PressureText.bannerForms(units)
+        var index = 0
+        while index < forms.count {
+            let text = PressureText.change(change, units, form: forms[index])
+            if text.unicodeScalars.count + 1 <= row.room {
+                row.put(" ", into: &frame)
+                row.put(text, into: &frame)
+                break
+            }
+            index += 1
+        }
+    }
+
+    /// Under the banner, a screen whose top row is content (days, hours, status), not a header
+    /// the banner stands in for, moves down a row and gives up its last.
+    static func moveDownUnderBanner(_ frame: inout CharacterFrame) {
+        var row = frame.rows - 1
+        while row > 0 {
+            for column in 0..<frame.columns { frame[column, row] = frame[column, row - 1] }
+            row -= 1
         }
     }
 }

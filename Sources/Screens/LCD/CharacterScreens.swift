@@ -15,7 +15,10 @@ public enum CharacterScreens {
         case .barograph: barograph(model, into: &frame)
         case .status: status(model, into: &frame)
         }
-        if let change = model.barograph.alarm { stormRow(change, model.settings.units, into: &frame) }
+        if let change = model.barograph.alarm {
+            if screen == .days || screen == .hours || screen == .status { moveDownUnderBanner(&frame) }
+            stormRow(change, model, into: &frame)
+        }
     }
 
     static func now(_ model: ScreenModel, into frame: inout CharacterFrame) {

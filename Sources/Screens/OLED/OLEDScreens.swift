@@ -18,7 +18,10 @@ public enum OLEDScreens {
     /// dark by the minute, `StormBanner`).
     public static func draw<Target: DrawTarget>(_ model: ScreenModel, _ screen: Screen, into target: inout Target) {
         guard let change = model.barograph.alarm else { return drawScreen(model, screen, into: &target) }
-        StormBanner.draw(change: change, units: model.settings.units, lit: StormBanner.lit(minute: model.clock?.minute), into: &target)
+        let clock = model.clock.map { UnitFormat.clock($0, model.settings.time) }
+        StormBanner.draw(
+            change: change, units: model.settings.units, clock: clock, lit: StormBanner.lit(minute: model.clock?.minute),
+            into: &target)
         withUnsafeMutablePointer(to: &target) { pointer in
             var below = BelowBanner(base: pointer, top: StormBanner.height)
             drawScreen(model, screen, into: &below)

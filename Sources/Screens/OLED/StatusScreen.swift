@@ -7,8 +7,11 @@ enum StatusScreen {
     static let labelWidth = 36
 
     static func draw<Target: DrawTarget>(_ model: ScreenModel, rows: Int, into target: inout Target) {
-        model.forEachStatusLine(limit: rows) { row, line in
-            draw(line, y: row * Font.small.height, into: &target)
+        // Under the storm banner the lines move down a row and the last gives way, so the
+        // first (the GPS, or the worst problem) is never the one it hides.
+        let top = model.barograph.alarm == nil ? 0 : 1
+        model.forEachStatusLine(limit: rows - top) { row, line in
+            draw(line, y: (row + top) * Font.small.height, into: &target)
         }
     }
 

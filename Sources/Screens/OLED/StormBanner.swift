@@ -1,32 +1,62 @@
 import Graphics
 import Store
 
-/// The storm alarm over every screen: the top text row, "STORM −4.2 hPa/3h" ("STORM −0.12
-/// inHg/3h" in imperial units, or the first shorter `PressureText.bannerForms` that fits), until a button
-/// acknowledges it. It alternates every minute between dark text on a lit bar and lit text on a
-/// dark one: a bar lit for the hours an unattended alarm stays up would wear that strip of an
-/// OLED faster than the rest (burn-in, docs/design/parts.md#burn-in), and alternating keeps
-/// every pixel of the strip lit about half the time while the change catches the eye. The screen under it is drawn as usual with its
-/// top row cut off (`BelowBanner`), so every pixel is written once: the mock display's
-/// overdraw check holds, and the framebuffer's diff sends the bar once.
+/// The storm alarm over every screen: the top text row, "STORM −4.2/3h" and the clock
+/// ("STORM −0.12 inHg/3h" in imperial units where it fits, or the first shorter
+/// `PressureText.bannerForms` that does), until a button acknowledges it.
+///
+/// It alternates every minute between dark text on a lit bar and lit text on a dark one: a bar
+/// lit for the hours an unattended alarm stays up would wear that strip of an OLED faster than
+/// the rest (burn-in, docs/design/parts.md#burn-in); alternating keeps every pixel of the strip
+/// lit about half the time, and the change catches the eye.
+///
+/// The screen under it is drawn as usual with its top row cut off (`BelowBanner`), so every
+/// pixel is written once: the mock display's overdraw check holds, and the framebuffer's diff
+/// sends the bar once. The days and status screens move down a row instead (their top row is
+/// content, not a header).
 enum StormBanner {
     static var height: Int { Font.small.height }
 
     /// Whether the bar is lit in the minute shown: lit on even minutes (and with no clock).
     static func lit(minute: Int?) -> Bool { (minute ?? 0) % 2 == 0 }
 
-    static func draw<Target: DrawTarget>(change: Double, units: UnitsNotation, lit: Bool, into target: inout Target) {
+    /// The gap between the alarm and the clock.
+    static let clockGap = 6
+
+    /// "STORM" and the change centred, the clock (`clock`, as the screens' headers write it)
+    /// at the right end: the banner hides the top row, which is where every screen but the
+    /// barograph keeps the clock, and a wall clock must not go blank for the hours of a storm.
+    /// The change takes the first of `PressureText.bannerForms` that fits beside the clock;
+    /// where none does (imperial, or a 12-hour clock, on the orbit's narrower canvas) the
+    /// banner says "STORM" and the time, and the figure is on the barograph and status screens.
+    static func draw<Target: DrawTarget>(
+        change: Double, units: UnitsNotation, clock: String?, lit: Bool, into target: inout Target
+    ) {
         let font = Font.small
+        let clockWidth = clock.map { font.width(of: $0) } ?? 0
+        let room = clock == nil ? target.width : max(0, target.width - clockWidth - clockGap)
+        // By index: an unoptimised `dropFirst()` or `where` over the forms allocates.
         let forms = PressureText.bannerForms(units)
-        var amount = PressureText.change(change, units, form: forms[0])
-        for form in forms.dropFirst() where font.width(of: "STORM ") + font.width(of: amount) > target.width {
-            amount = PressureText.change(change, units, form: form)
+        var amount: String?
+        var index = 0
+        while amount == nil && index < forms.count {
+            let text = PressureText.change(change, units, form: forms[index])
+            if font.width(of: "STORM ") + font.width(of: text) <= room { amount = text }
+            index += 1
         }
-        let width = font.width(of: "STORM ") + font.width(of: amount)
-        var x = max(0, (target.width - width) / 2)
+        // Without a clock, the shortest form, clipped at the edge, rather than none.
+        if amount == nil && clock == nil { amount = PressureText.change(change, units, form: forms[forms.count - 1]) }
+        let label = amount == nil ? "STORM" : "STORM "
+        let width = font.width(of: label) + (amount.map { font.width(of: $0) } ?? 0)
+        var x = max(0, (room - width) / 2)
         target.fillRect(x: 0, y: 0, width: x, height: height, on: lit)
-        x = cells("STORM ", x: x, lit: lit, into: &target)
-        x = cells(amount, x: x, lit: lit, into: &target)
+        x = cells(label, x: x, lit: lit, into: &target)
+        if let amount { x = cells(amount, x: x, lit: lit, into: &target) }
+        if let clock {
+            let clockX = max(x, target.width - clockWidth)
+            target.fillRect(x: x, y: 0, width: clockX - x, height: height, on: lit)
+            x = cells(clock, x: clockX, lit: lit, into: &target)
+        }
         target.fillRect(x: x, y: 0, width: target.width - x, height: height, on: lit)
     }
 
