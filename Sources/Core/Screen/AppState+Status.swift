@@ -28,6 +28,8 @@ struct StatusKey: Equatable {
     var droppedEdges: Int
     var noisyButtons: [String]
     var storm: PressureTendency?
+    /// The storm line's unit follows the settings (hPa or inHg, as the banner).
+    var units: UnitsNotation
 }
 
 extension AppState {
@@ -46,7 +48,7 @@ extension AppState {
             weatherFetched: weather.state.value?.fetchedAt, weatherFailure: weather.state.failure, store: storeHealth,
             saving: saving, places: store.locations.count, refusal: refusal, notice: notice, display: display, clock: clockSource,
             zone: zone.identifier, zoneSource: zoneSource, indoor: indoorProblem, droppedEdges: droppedEdges,
-            noisyButtons: noisyButtons, storm: stormAlarm.raised)
+            noisyButtons: noisyButtons, storm: stormAlarm.raised, units: model.settings.units)
     }
 
     mutating func refreshStatus(_ moment: Moment) {
@@ -63,8 +65,9 @@ extension AppState {
         var lines: [StatusLine] = []
         lines.reserveCapacity(8)
         if let storm = stormAlarm.raised {
-            // First: the one line a sailor must not miss ("Storm −4.2 hPa/3h").
-            lines.append(StatusLine("Storm", "\(Self.signedTenths(storm.change)) hPa/3h", isProblem: true))
+            // First: the one line a sailor must not miss ("Storm −4.2 hPa/3h", "Storm −0.12
+            // inHg/3h"), in the unit of the banner and the barograph.
+            lines.append(StatusLine("Storm", PressureText.change(storm.change, model.settings.units, form: .spacedUnit), isProblem: true))
         }
         lines.append(gpsLine)
         lines.append(StatusLine.weather(weather.state, zone: zone, provider: options.provider))

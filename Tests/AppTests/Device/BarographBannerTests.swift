@@ -20,15 +20,14 @@ struct BarographBannerTests {
         return lit
     }
 
-    @Test func theBannerIsOnEveryScreenUntilAPress() throws {
-        let board = DeviceRig.make()
+    /// Steady for 4 hours, then 1.5 hPa an hour until the alarm.
+    static func raiseTheAlarm(_ board: SimulatedBoard) throws {
         let model = try #require(board.sensorModel)
         var scale = try BarographScenarioTests.calibrate(board, model)
         model.environment.pressure = scale.raw(for: 1000)
         board.advance(by: .seconds(61))
         scale.raw0 = model.environment.pressure
         scale.hPa0 = try #require(BarographScenarioTests.pressure(board))
-        // Steady for 4 hours, then 1.5 hPa an hour until the alarm.
         var minute = 0
         while !board.device.state.stormAlarm.isShown && minute < 12 * 60 {
             let hour = Double(minute) / 60
@@ -37,7 +36,14 @@ struct BarographBannerTests {
             minute += 5
         }
         try #require(board.device.state.stormAlarm.isShown, "no alarm: \(board.device.state.pressureTendency)")
+    }
+
+    @Test func theBannerIsOnEveryScreenUntilAPress() throws {
+        let board = DeviceRig.make()
+        try Self.raiseTheAlarm(board)
         #expect(board.device.state.model.barograph.alarm != nil)
+        let line = board.device.state.model.statusLines.first { $0.label == "Storm" }?.text ?? "none"
+        #expect(line.hasPrefix("\u{2212}") && line.hasSuffix(" hPa/3h"), "\(line)")
         // The 60-s rotation (the status screen is in it: the storm is a problem line) shows
         // every screen within seven minutes; each has the banner.
         var seen: Set<Screen> = []
@@ -62,6 +68,18 @@ struct BarographBannerTests {
             #expect(Self.topRowLit(board) < 100, "a banner after the press on \(board.device.state.screen)")
             board.advance(by: .seconds(60))
         }
+    }
+
+    /// In imperial units the status screen's storm line is in inHg, as the banner.
+    @Test func theStatusLineFollowsTheUnits() throws {
+        let board = DeviceRig.make()
+        board.advance(by: .seconds(5))
+        board.buttons.press(1, holdFor: .milliseconds(120))  // B: units
+        board.advance(by: .seconds(2))
+        try #require(board.device.state.store.settings.units == .imperial)
+        try Self.raiseTheAlarm(board)
+        let line = board.device.state.model.statusLines.first { $0.label == "Storm" }?.text ?? "none"
+        #expect(line.hasPrefix("\u{2212}0.") && line.hasSuffix(" inHg/3h"), "\(line)")
     }
 
     @Test func theBarographScreenIsInTheRotationWithTheProviderPressure() throws {
