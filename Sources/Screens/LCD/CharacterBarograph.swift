@@ -78,13 +78,7 @@ extension CharacterScreens {
     static func stormRow(_ change: Double, _ model: ScreenModel, into frame: inout CharacterFrame) {
         for column in 0..<frame.columns { frame[column, 0] = .blank }
         let units = model.settings.units
-        var clockCells = 0
-        if let clock = model.clock {
-            let text = UnitFormat.clock(clock, model.settings.time)
-            clockCells = text.unicodeScalars.count
-            var writer = RowWriter(row: 0, in: frame, from: frame.columns - clockCells)
-            writer.put(text, into: &frame)
-        }
+        let clockCells = clock(model, into: &frame)
         var row = RowWriter(row: 0, in: frame, width: frame.columns - (clockCells > 0 ? clockCells + 1 : 0))
         if frame.columns >= 20 {
             row.put(.glyph(.warning), into: &frame)

@@ -52,15 +52,20 @@ struct RowWriter {
 extension CharacterScreens {
     /// Row 0: `title` on the left, the clock on the right.
     static func header(_ title: String, _ model: ScreenModel, into frame: inout CharacterFrame) {
-        var clockCells = 0
-        if let clock = model.clock {
-            let text = UnitFormat.clock(clock, model.settings.time)
-            clockCells = text.unicodeScalars.count
-            var writer = RowWriter(row: 0, in: frame, from: frame.columns - clockCells)
-            writer.put(text, into: &frame)
-        }
+        let clockCells = clock(model, into: &frame)
         var writer = RowWriter(row: 0, in: frame, width: frame.columns - clockCells - (clockCells > 0 ? 1 : 0))
         writer.put(title, into: &frame)
+    }
+
+    /// The clock at the right end of row 0 (the headers', and the storm banner's); returns the
+    /// cells it took, 0 without a clock.
+    static func clock(_ model: ScreenModel, into frame: inout CharacterFrame) -> Int {
+        guard let clock = model.clock else { return 0 }
+        let text = UnitFormat.clock(clock, model.settings.time)
+        let cells = text.unicodeScalars.count
+        var writer = RowWriter(row: 0, in: frame, from: frame.columns - cells)
+        writer.put(text, into: &frame)
+        return cells
     }
 
     /// The problem line in `row` from `column`, if there is a problem; returns whether it wrote.
