@@ -37,21 +37,24 @@ public enum BarographFile {
     /// Larger than any ring this build keeps; a bigger file is not ours.
     static var maximumSize: Int64 { Int64(headerSize + recordSize * PressureHistory.defaultCapacity * 4 + 4) }
 
-    /// The history's bytes, as written.
+    /// The history's bytes, as written: one allocation of the exact size, filled in place
+    /// (the store's `ByteWriter`, the same little-endian layout as its records).
     public static func encode(_ history: PressureHistory) -> [UInt8] {
-        var bytes = magic
-        bytes.reserveCapacity(headerSize + recordSize * history.count + 4)
-        append(UInt32(PressureHistory.interval.components.seconds), to: &bytes)
-        append(UInt32(history.count), to: &bytes)
-        for i in 0..<history.count {
-            let sample = history[i]
-            append(UInt64(bitPattern: sample.time.seconds), to: &bytes)
-            append(sample.hectopascals.bitPattern, to: &bytes)
-            bytes.append(sample.quality.rawValue)
+        let size = headerSize + recordSize * history.count + 4
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var writer = ByteWriter(UnsafeMutableRawBufferPointer(buffer))
+            writer.write(magic)
+            writer.write(UInt32(PressureHistory.interval.components.seconds))
+            writer.write(UInt32(history.count))
+            for i in 0..<history.count {
+                let sample = history[i]
+                writer.write(sample.time.seconds)
+                writer.write(sample.hectopascals.bitPattern)
+                writer.write(sample.quality.rawValue)
+            }
+            writer.write(CRC32C.checksum(UnsafeRawBufferPointer(rebasing: writer.buffer[..<writer.count])))
+            count = writer.count
         }
-        let crc = bytes.withUnsafeBytes { CRC32C.checksum($0) }
-        append(crc, to: &bytes)
-        return bytes
     }
 
     /// Why a file's bytes are not a history this build can use.
@@ -72,27 +75,38 @@ public enum BarographFile {
     /// The history in `bytes`, into a ring of `capacity` (the newest samples if the file holds
     /// more).
     public static func decode(_ bytes: [UInt8], capacity: Int = PressureHistory.defaultCapacity) -> Result<PressureHistory, FileError> {
-        guard bytes.count >= headerSize + 4, Array(bytes[0..<6]) == Array(magic[0..<6]) else {
+        bytes.withUnsafeBytes { decode($0, capacity: capacity) }
+    }
+
+    private static func decode(_ bytes: UnsafeRawBufferPointer, capacity: Int) -> Result<PressureHistory, FileError> {
+        guard bytes.count >= headerSize + 4, bytes.starts(with: magic[0..<6]) else {
             return .failure(.damaged("not a barograph file"))
         }
         guard bytes[6] == 0, bytes[7] == magic[7] else { return .failure(.damaged("version \(bytes[7]), this build reads \(magic[7])")) }
-        let stored = read32(bytes, at: bytes.count - 4)
-        let computed = bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<(bytes.count - 4)])) }
-        guard stored == computed else { return .failure(.damaged("checksum mismatch: torn or corrupt")) }
-        guard Int64(read32(bytes, at: 8)) == PressureHistory.interval.components.seconds else {
-            return .failure(.damaged("sampled every \(read32(bytes, at: 8)) s, not \(PressureHistory.interval.components.seconds) s"))
+        let body = UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 4)])
+        var trailer = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - 4)...]))
+        guard trailer.read(UInt32.self) == CRC32C.checksum(body) else { return .failure(.damaged("checksum mismatch: torn or corrupt")) }
+        // Every read below is inside `body` (its size is checked against the count first).
+        var reader = ByteReader(body)
+        _ = reader.read(count: magic.count)
+        let interval = reader.read(UInt32.self) ?? 0
+        guard Int64(interval) == PressureHistory.interval.components.seconds else {
+            return .failure(.damaged("sampled every \(interval) s, not \(PressureHistory.interval.components.seconds) s"))
         }
-        let count = Int(read32(bytes, at: 12))
-        guard bytes.count == headerSize + recordSize * count + 4 else {
+        let count = Int(reader.read(UInt32.self) ?? 0)
+        guard body.count == headerSize + recordSize * count else {
             return .failure(.damaged("\(count) samples do not fill \(bytes.count) bytes"))
         }
+        let skipped = max(count - capacity, 0)
+        _ = reader.read(count: recordSize * skipped)
         var history = PressureHistory(capacity: capacity)
-        for i in max(count - capacity, 0)..<count {
-            let at = headerSize + recordSize * i
-            let time = Int64(bitPattern: read64(bytes, at: at))
-            let hectopascals = Double(bitPattern: read64(bytes, at: at + 8))
-            guard let quality = PressureSample.Quality(rawValue: bytes[at + 16]) else {
-                return .failure(.damaged("sample \(i) has no known quality (\(bytes[at + 16]))"))
+        for i in skipped..<count {
+            guard let time = reader.read(Int64.self), let bits = reader.read(UInt64.self), let code = reader.read(UInt8.self) else {
+                return .failure(.damaged("sample \(i) is cut short"))  // not reached: the size is checked above
+            }
+            let hectopascals = Double(bitPattern: bits)
+            guard let quality = PressureSample.Quality(rawValue: code) else {
+                return .failure(.damaged("sample \(i) has no known quality (\(code))"))
             }
             guard hectopascals.isFinite, hectopascals > 0, hectopascals < 2_000 else {
                 return .failure(.damaged("sample \(i) is not a pressure"))
@@ -124,25 +138,5 @@ public enum BarographFile {
         } catch {
             return .failure(error.kind == .notFound ? .missing : .io(error))
         }
-    }
-
-    private static func append(_ value: UInt32, to bytes: inout [UInt8]) {
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
-    }
-
-    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
-    }
-
-    private static func read32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-        var value: UInt32 = 0
-        for i in 0..<4 { value |= UInt32(bytes[offset + i]) << UInt32(8 * i) }
-        return value
-    }
-
-    private static func read64(_ bytes: [UInt8], at offset: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for i in 0..<8 { value |= UInt64(bytes[offset + i]) << UInt64(8 * i) }
-        return value
     }
 }

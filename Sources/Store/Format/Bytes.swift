@@ -1,18 +1,20 @@
 /// Little-endian writing into a caller's fixed buffer; never allocates. Writing past the end
-/// is a bug in the caller (sizes are checked before encoding), so it traps.
-struct ByteWriter {
-    let buffer: UnsafeMutableRawBufferPointer
-    private(set) var count = 0
+/// is a bug in the caller (sizes are checked before encoding), so it traps. Public for the
+/// runtime's other small state files (the barograph's history), which share the store's
+/// little-endian layout and its CRC.
+public struct ByteWriter {
+    public let buffer: UnsafeMutableRawBufferPointer
+    public private(set) var count = 0
 
-    init(_ buffer: UnsafeMutableRawBufferPointer) { self.buffer = buffer }
+    public init(_ buffer: UnsafeMutableRawBufferPointer) { self.buffer = buffer }
 
-    mutating func write<T: FixedWidthInteger>(_ value: T) {
+    public mutating func write<T: FixedWidthInteger>(_ value: T) {
         precondition(count + MemoryLayout<T>.size <= buffer.count, "record buffer overflow")
         buffer.storeBytes(of: value.littleEndian, toByteOffset: count, as: T.self)
         count += MemoryLayout<T>.size
     }
 
-    mutating func write(_ bytes: some Collection<UInt8>) {
+    public mutating func write(_ bytes: some Collection<UInt8>) {
         precondition(count + bytes.count <= buffer.count, "record buffer overflow")
         for byte in bytes {
             buffer[count] = byte
@@ -20,7 +22,7 @@ struct ByteWriter {
         }
     }
 
-    mutating func zeroFill(to end: Int) {
+    public mutating func zeroFill(to end: Int) {
         while count < end {
             buffer[count] = 0
             count += 1
@@ -30,21 +32,21 @@ struct ByteWriter {
 
 /// Little-endian reading of untrusted bytes: every read is bounds-checked and returns nil past
 /// the end, so a damaged record can never read outside its buffer.
-struct ByteReader {
-    let bytes: UnsafeRawBufferPointer
-    private(set) var offset = 0
+public struct ByteReader {
+    public let bytes: UnsafeRawBufferPointer
+    public private(set) var offset = 0
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    var isAtEnd: Bool { offset == bytes.count }
+    public var isAtEnd: Bool { offset == bytes.count }
 
-    mutating func read<T: FixedWidthInteger>(_: T.Type = T.self) -> T? {
+    public mutating func read<T: FixedWidthInteger>(_: T.Type = T.self) -> T? {
         guard bytes.count - offset >= MemoryLayout<T>.size else { return nil }
         defer { offset += MemoryLayout<T>.size }
         return T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
     }
 
-    mutating func read(count: Int) -> UnsafeRawBufferPointer? {
+    public mutating func read(count: Int) -> UnsafeRawBufferPointer? {
         guard count >= 0, bytes.count - offset >= count else { return nil }
         defer { offset += count }
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
