@@ -57,14 +57,11 @@ enum IndoorScreen {
             }
             // 128 pixels hold "21.6°C 45% 1013 hPa" and no more: with a trend to show, the
             // unit gives way to the arrow (the number alone is plain: 1013 is hPa, 29.92 inHg).
-            let full = UnitFormat.pressure(pressure, model.settings.units)
-            let space = Font.small.advance(of: " ")
-            if model.barograph.trend != nil, x + Font.small.width(of: full) + space + 6 > target.width,
-                let cut = full.firstIndex(of: " ") {
-                x += target.drawText(String(full[..<cut]), font: .small, x: x, y: textY, maxWidth: target.width - x)
-            } else {
-                x += target.drawText(full, font: .small, x: x, y: textY, maxWidth: target.width - x)
+            var shown = UnitFormat.pressure(pressure, model.settings.units)
+            if model.barograph.trend != nil, x + Font.small.width(of: shown) + Font.small.advance(of: " ") + TendencyArrow.width > target.width {
+                shown = PressureText.value(pressure, model.settings.units)
             }
+            x += target.drawText(shown, font: .small, x: x, y: textY, maxWidth: target.width - x)
             trend(model, x: x, y: textY, into: &target)
         }
     }
