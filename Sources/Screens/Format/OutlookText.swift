@@ -95,7 +95,8 @@ public struct OutlookText: Sendable {
 }
 
 extension ShortText {
-    /// "16:15", or "4:15 PM": a clock time inside a longer text. `short` writes the 12-hour
+    /// "16:15", or "4:15 PM": a clock time, alone (`UnitFormat.clock`) or inside a longer
+    /// text. `short` writes the 12-hour
     /// form as the hours screen's tight columns do: "4:15p", and "4p" on the hour.
     mutating func appendClock(_ time: ClockTime, _ notation: TimeNotation, short: Bool = false) {
         switch notation {
@@ -104,7 +105,7 @@ extension ShortText {
             append(":")
             append(time.minute, minimumDigits: 2)
         case .twelveHour:
-            append(time.hour % 12 == 0 ? 12 : time.hour % 12)
+            append(UnitFormat.twelveHour(time.hour))
             if !short || time.minute != 0 {
                 append(":")
                 append(time.minute, minimumDigits: 2)

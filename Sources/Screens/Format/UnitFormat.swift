@@ -34,17 +34,7 @@ public enum UnitFormat {
     /// "14:05", or "2:05 PM" in 12-hour notation.
     public static func clock(_ time: ClockTime, _ notation: TimeNotation) -> String {
         var text = ShortText()
-        switch notation {
-        case .twentyFourHour:
-            text.append(time.hour, minimumDigits: 2)
-            text.append(":")
-            text.append(time.minute, minimumDigits: 2)
-        case .twelveHour:
-            text.append(twelveHour(time.hour))
-            text.append(":")
-            text.append(time.minute, minimumDigits: 2)
-            text.append(time.hour < 12 ? " AM" : " PM")
-        }
+        text.appendClock(time, notation)
         if time.unsure { text.append("?") }
         return text.string
     }
@@ -173,7 +163,8 @@ public enum UnitFormat {
         }
     }
 
-    private static func twelveHour(_ hour: Int) -> Int {
+    /// The 12-hour clock's hour, 1–12, for an hour 0–23 (0 and 12 are 12).
+    static func twelveHour(_ hour: Int) -> Int {
         hour % 12 == 0 ? 12 : hour % 12
     }
 
