@@ -8,7 +8,8 @@ struct Thunderstorm: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thunderstorm",
         abstract: "A GPS weather display for Linux single-board computers.",
-        subcommands: [RunCommand.self, SimulateCommand.self, HALCommand.self, BoardCommand.self, GPSCommand.self, StoreCommand.self, SnapshotCommand.self, GlassCommand.self, SensorCommand.self, WeatherCommand.self, WhereCommand.self]
+        version: thunderstormVersion,
+        subcommands: [SetupCommand.self, RunCommand.self, SimulateCommand.self, HALCommand.self, BoardCommand.self, GPSCommand.self, StoreCommand.self, SnapshotCommand.self, GlassCommand.self, SensorCommand.self, WeatherCommand.self, WhereCommand.self]
     )
 }
 
