@@ -80,10 +80,12 @@ struct SetupCommand: ParsableCommand {
         let path = boardsDir + "/" + board + ".json"
         if access(path, F_OK) == 0 { return (path, board) }
         let names = Self.boardNames(in: boardsDir)
+        let unknown = "thunderstorm setup: no board named \"\(board)\""
         if names.isEmpty {
-            printError("thunderstorm setup: no board named \"\(board)\" and no board files in \(boardsDir) (is the package installed?); give the path of a board file")
+            printError("\(unknown) and no board files in \(boardsDir) (is the package installed?); give the path of a board file")
         } else {
-            printError("thunderstorm setup: no board named \"\(board)\"; the boards: \(names.joined(separator: ", ")) (in \(boardsDir)), or give the path of a board file")
+            let list = names.joined(separator: ", ")
+            printError("\(unknown); the boards: \(list) (in \(boardsDir)), or give the path of a board file")
         }
         throw ExitCode(64)
     }
@@ -212,7 +214,9 @@ struct SetupCommand: ParsableCommand {
             next = next.removingLastComponent()
         }
         for dir in missing {
-            do throws(FileSystemError) { try files.createDirectory(dir) } catch where error.kind == .exists {}
+            do throws(FileSystemError) {
+                try files.createDirectory(dir)
+            } catch where error.kind == .exists {}
             try files.synchronizeDirectory(dir.removingLastComponent())
         }
     }
@@ -235,6 +239,10 @@ struct SetupCommand: ParsableCommand {
         }
         if dryRun {
             print("would run: systemctl enable \(Self.unit); systemctl restart \(Self.unit)")
+            return
+        }
+        guard access("/usr/bin/systemctl", X_OK) == 0 || access("/bin/systemctl", X_OK) == 0 else {
+            print("skipped (systemctl is not installed here): systemctl enable \(Self.unit); the service needs systemd")
             return
         }
         try systemctl("enable", "--quiet", Self.unit)
