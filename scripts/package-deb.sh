@@ -137,6 +137,7 @@ find "$root" -exec touch --no-dereference --date="@$epoch" {} +
 
 mkdir -p "$out"
 deb=$(cd "$out" && pwd)/thunderstorm_${version}_${arch}.deb
-# Owned by root whoever builds it; xz as Debian's own packages are.
-dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+# Owned by root whoever builds it; xz as Debian's own packages are (DEB_COMPRESSION=none for a
+# package only a test installs: check-deb.sh's upgrade).
+dpkg-deb --root-owner-group "-Z${DEB_COMPRESSION:-xz}" --build "$root" "$deb" >/dev/null
 echo "$deb"
