@@ -74,6 +74,14 @@ newer=$(DEB_COMPRESSION=none bash "$here/scripts/package-deb.sh" --arch "$arch" 
   --version "$version+check1" --out "$work/debs" | tail -n 1)
 old=$work/debs/$(basename "$deb")
 
+# The packaged unit: as hardened as board/thunderstorm.service (scripts/check-unit.py's limit).
+if command -v systemd-analyze >/dev/null; then
+  exposure=$(systemd-analyze security --offline=yes "$work/extract/usr/lib/systemd/system/thunderstorm.service" 2>&1 \
+    | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+  echo "unit: exposure ${exposure:-?} (systemd-analyze security --offline=yes on the packaged unit; limit 2.0)"
+  awk -v e="${exposure:-99}" 'BEGIN { exit !(e <= 2.0) }' || fail "the packaged unit's exposure is ${exposure:-unknown}, above 2.0"
+fi
+
 # base RELEASE: the cached minbase root, its apt lists at most a day old.
 base() {
   local release=$1 dir=$cache/chroot-$1
@@ -130,16 +138,28 @@ synced_after() {
     END { exit !found }' "$trace" || fail "$release: $1 wrote files but did not sync them (trace: $trace)"
 }
 
-# left ROOT MARK STEP: what changed since MARK outside dpkg's and apt's own books.
-left() {
-  local root=$1 mark=$2
-  echo "  $3 left (new or changed since the previous step; not shown: dpkg's, apt's, logs, caches, the CA links, rc?.d):"
-  (cd "$root" && find etc var/lib usr run -xdev -newer "$mark" \
+# left ROOT STEP: what STEP added (+), removed (-) and changed (~), outside dpkg's and apt's own
+# books, logs, caches, the CA certificate links and rc?.d (compared with the previous listing).
+listing() {
+  (cd "$1" && find etc var/lib usr run -xdev \
     ! -path 'var/lib/dpkg/*' ! -path 'var/lib/apt/*' ! -path 'var/cache/*' ! -path 'var/log/*' \
     ! -path 'etc/ld.so.cache' ! -path 'usr/share/doc/*' ! -path 'usr/share/man/*' ! -path 'usr/lib/x86_64-linux-gnu/*' \
-    ! -path 'etc/ssl/certs/*' ! -path 'etc/rc?.d/*' \
-    ! -type d -printf '    %y /%p %l\n' 2>/dev/null | sort) || true
-  touch "$mark"
+    ! -path 'etc/ssl/certs/*' ! -path 'etc/rc?.d/*' ! -path 'usr/share/locale/*' -printf '/%p\n' 2>/dev/null | sort) || true
+}
+left() {
+  local root=$1 step=$2 dir=$work/$release
+  listing "$root" >"$dir/$step.list"
+  echo "  $step left (+ new, - gone, ~ changed; not shown: dpkg's and apt's books, logs, caches, CA links, rc?.d):"
+  {
+    comm -13 "$dir/previous.list" "$dir/$step.list" | sed 's/^/    + /'
+    comm -23 "$dir/previous.list" "$dir/$step.list" | sed 's/^/    - /'
+    comm -12 "$dir/previous.list" "$dir/$step.list" | while IFS= read -r path; do
+      if [ ! -d "$root$path" ] && [ ! -L "$root$path" ] && [ "$root$path" -nt "$dir/mark" ]; then echo "    ~ $path"; fi
+    done
+  } | awk '!/^    [+-] \/usr\// || /thunderstorm/' || true
+  # Other packages' files under /usr are dpkg -L's business; thunderstorm's are shown.
+  touch "$dir/mark"
+  cp "$dir/$step.list" "$dir/previous.list"
 }
 
 unit_link=etc/systemd/system/multi-user.target.wants/thunderstorm.service
@@ -149,8 +169,8 @@ for release in $releases; do
   echo "--- $release: install, setup, upgrade, remove, purge ($(basename "$old") → $(basename "$newer"))"
   base "$release"
   overlay "$release"
-  mark=$work/$release/mark
-  touch "$mark"
+  touch "$work/$release/mark"
+  listing "$root" >"$work/$release/previous.list"
 
   # Install.
   trace=$work/$release/install.trace
@@ -165,9 +185,14 @@ for release in $releases; do
   [[ "$(readlink "$root/$unit_link")" == */lib/systemd/system/thunderstorm.service ]] || fail "$release: not enabled ($unit_link)"
   [ "$(inside "$root" thunderstorm --version)" = "$version" ] || fail "$release: thunderstorm --version is not $version"
   [ ! -e "$root/etc/thunderstorm" ] || fail "$release: /etc/thunderstorm exists before setup"
+  if [ -x "$root/usr/bin/systemd-analyze" ]; then  # systemd came in with the dependencies (trixie)
+    verify=$(inside "$root" systemd-analyze verify /usr/lib/systemd/system/thunderstorm.service 2>&1) \
+      || fail "$release: systemd-analyze verify: $verify"
+    echo "  systemd-analyze verify (systemd $(inside "$root" dpkg-query -W -f '${Version}' systemd)): ${verify:-ok}"
+  fi
   echo "  install: $(grep -c '^Unpacking' "$work/$release/install.log") packages unpacked; $(grep 'choose your board' "$work/$release/install.log")"
   echo "  installed by dpkg: $(inside "$root" dpkg -L thunderstorm | grep -vc '/$' || true) paths"
-  left "$root" "$mark" install
+  left "$root" install
 
   # Choose the board; then the state a started DynamicUser= service would have left.
   inside "$root" thunderstorm setup raspberry-pi-4 >"$work/$release/setup.log" 2>&1 \
@@ -178,7 +203,7 @@ for release in $releases; do
   mkdir -p "$root/var/lib/private/thunderstorm"
   echo state >"$root/var/lib/private/thunderstorm/settings.a"
   ln -sfn private/thunderstorm "$root/var/lib/thunderstorm"
-  left "$root" "$mark" setup
+  left "$root" setup
 
   # Upgrade.
   trace=$work/$release/upgrade.trace
@@ -193,7 +218,7 @@ for release in $releases; do
   [ "$(cat "$root/var/lib/thunderstorm/settings.a")" = state ] || fail "$release: the upgrade lost the state"
   [ -L "$root/$unit_link" ] || fail "$release: the upgrade disabled the unit"
   echo "  upgrade: $(inside "$root" dpkg-query -W -f '${Version}' thunderstorm); board.json and state kept"
-  left "$root" "$mark" upgrade
+  left "$root" upgrade
 
   # Remove.
   trace=$work/$release/remove.trace
@@ -207,7 +232,7 @@ for release in $releases; do
   done
   [ -f "$root/etc/thunderstorm/board.json" ] && [ -f "$root/var/lib/thunderstorm/settings.a" ] || fail "$release: remove took the board file or the state"
   echo "  remove: $(inside "$root" dpkg-query -W -f '${db:Status-Abbrev}' thunderstorm)(status); board.json and the state kept"
-  left "$root" "$mark" remove
+  left "$root" remove
 
   # Purge.
   trace=$work/$release/purge.trace
@@ -222,7 +247,7 @@ for release in $releases; do
   [ -z "$leftovers" ] || fail "$release: purge left $leftovers"
   inside "$root" dpkg-query -W thunderstorm >/dev/null 2>&1 && fail "$release: dpkg still knows thunderstorm after purge"
   echo "  purge: nothing named thunderstorm left; the groups gpio, i2c stay (system groups are not removed)"
-  left "$root" "$mark" purge
+  left "$root" purge
   echo "$release: passed ($((SECONDS - step_started)) s)"
 done
 echo "check-deb: passed ($((SECONDS - started)) s)"
