@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks a Debian package made by scripts/package-deb.sh, without systemd running:
-#   1. lintian: no error and no warning (packaging/deb/lintian-overrides says why for the rest);
+#   1. lintian: no error and no warning (packaging/deb/lintian-overrides says why for the rest),
+#      this machine's and, inside the chroot of each other release, that release's;
 #   2. in a Debian 12 and a Debian 13 chroot (debootstrap --variant=minbase, cached; each run on
 #      an overlay over the cache, so the cache stays pristine), with apt resolving the Depends
 #      from the release's mirror:
@@ -96,9 +97,13 @@ base() {
   if [ -z "$(find "$dir/var/lib/apt/lists" -maxdepth 1 -name '*_Packages*' -mtime -1 2>/dev/null)" ]; then
     chroot "$dir" apt-get update -qq
   fi
-  # The dependencies' .debs in the cache's archives, so a warm run downloads nothing.
+  # The dependencies' .debs (and lintian's, for a release other than this machine's) in the
+  # cache's archives, so a warm run downloads nothing.
   cp "$old" "$dir/tmp/thunderstorm.deb"
   chroot "$dir" env DEBIAN_FRONTEND=noninteractive apt-get install -qq -y --download-only /tmp/thunderstorm.deb >/dev/null
+  if [ "$release" != "$host_release" ]; then
+    chroot "$dir" env DEBIAN_FRONTEND=noninteractive apt-get install -qq -y --download-only --no-install-recommends lintian >/dev/null
+  fi
   rm -f "$dir/tmp/thunderstorm.deb"
 }
 
@@ -162,6 +167,7 @@ left() {
   cp "$dir/$step.list" "$dir/previous.list"
 }
 
+host_release=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)
 unit_link=etc/systemd/system/multi-user.target.wants/thunderstorm.service
 dsh_state=var/lib/systemd/deb-systemd-helper-enabled
 for release in $releases; do
@@ -248,6 +254,16 @@ for release in $releases; do
   inside "$root" dpkg-query -W thunderstorm >/dev/null 2>&1 && fail "$release: dpkg still knows thunderstorm after purge"
   echo "  purge: nothing named thunderstorm left; the groups gpio, i2c stay (system groups are not removed)"
   left "$root" purge
+
+  # That release's lintian too (the host's ran above): a newer lintian knows other tags, and an
+  # override of a tag it no longer has is an error there (alien-tag).
+  if [ "$release" != "$host_release" ]; then
+    apt_ "$root" install --no-install-recommends lintian >"$work/$release/lintian-install.log" 2>&1 \
+      || { cat "$work/$release/lintian-install.log"; fail "$release: apt-get install lintian failed"; }
+    lint=$(inside "$root" su nobody -s /bin/sh -c "lintian --pedantic /debs/$(basename "$old")" 2>&1 || true)
+    echo "  lintian $(inside "$root" lintian --version | cut -d' ' -f2) ($release):${lint:+$'\n'}${lint:- nothing}" | sed '2,$s/^/    /'
+    ! grep -qE '^[EW]: ' <<<"$lint" || fail "$release: lintian reports errors or warnings (above)"
+  fi
   echo "$release: passed ($((SECONDS - step_started)) s)"
 done
 echo "check-deb: passed ($((SECONDS - started)) s)"
