@@ -64,6 +64,15 @@ case $arch in arm64 | amd64) ;; *) usage ;; esac
 stage_started=0
 stage() { stage_started=$SECONDS; say "$*"; }
 stage_done() { say "$1: $((SECONDS - stage_started)) s"; }
+# The CPU seconds (user + system) of this script's finished children, from bash's `times` (run
+# in this shell: a subshell has no children's times), into the variable cpu.
+children_cpu() {
+  local file
+  file=$(mktemp)
+  times >"$file"
+  cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%d\n", t }' "$file")
+  rm -f "$file"
+}
 
 mirror() {
   # The mirror this machine's apt reads Debian from (deb822 or one-line format).
@@ -131,6 +140,7 @@ build_amd64() {
   cp "$bin" "$out/thunderstorm"
   strip --remove-section=.comment --remove-section=.note -o "$out/thunderstorm.stripped" "$out/thunderstorm"
   check_binary "$out/thunderstorm.stripped"
+  say "amd64 binary: $out/thunderstorm (unstripped), $out/thunderstorm.stripped; $SECONDS s so far"
   package "$out/thunderstorm.stripped"
 }
 
@@ -207,6 +217,7 @@ match_sid() {
   compiler_version=$(chroot_swift_version)
   conf=$(private_apt sid sid "$sid_mirror" arm64 amd64)
   sid_conf=$conf
+  local started=$SECONDS
   if ! APT_CONFIG=$conf apt-get update -qq 2>"$cache/apt-sid.err"; then
     if [ -f "$x/runtime-$compiler_version/done" ]; then
       say "apt cannot read sid ($(head -1 "$cache/apt-sid.err")); building with the cached swiftlang $compiler_version"
@@ -214,15 +225,18 @@ match_sid() {
     fi
     die 69 "apt cannot read sid: $(head -1 "$cache/apt-sid.err")"
   fi
-  sid_arm64=$(APT_CONFIG=$conf apt-cache show --no-all-versions swiftlang:arm64 2>/dev/null | awk '/^Version:/ {print $2; exit}')
-  sid_amd64=$(APT_CONFIG=$conf apt-cache show --no-all-versions swiftlang:amd64 2>/dev/null | awk '/^Version:/ {print $2; exit}')
+  local versions
+  versions=$(APT_CONFIG=$conf apt-cache show --no-all-versions swiftlang:arm64 swiftlang:amd64 2>/dev/null \
+    | awk '/^Version:/ {v = $2} /^Architecture:/ {a = $2} /^$/ {if (v != "") print a, v; v = ""} END {if (v != "") print a, v}')
+  sid_arm64=$(awk '$1 == "arm64" {print $2}' <<<"$versions")
+  sid_amd64=$(awk '$1 == "amd64" {print $2}' <<<"$versions")
+  say "sid's package lists: $((SECONDS - started)) s"
   [ -n "$sid_arm64" ] || die 69 "sid has no swiftlang for arm64 any more"
   say "swiftlang: compiler (sid chroot, amd64) $compiler_version; sid today: amd64 ${sid_amd64:-none}, arm64 $sid_arm64"
   if [ "$compiler_version" != "$sid_arm64" ]; then
     [ "$sid_amd64" = "$sid_arm64" ] \
       || die 69 "sid's swiftlang differs between amd64 (${sid_amd64:-none}) and arm64 ($sid_arm64): the compiler and the runtime must match; wait for sid or pin DEB_SID_MIRROR to a snapshot"
     stage "sid's Swift moved from $compiler_version to $sid_arm64: upgrading the chroot's swiftlang"
-    cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
     { chroot "$root" apt-get update -qq && DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq --no-install-recommends swiftlang; } \
       >"$cache/apt-chroot.log" 2>&1 || { tail -20 "$cache/apt-chroot.log" >&2; die 69 "cannot upgrade the chroot's swiftlang to $sid_arm64"; }
     compiler_version=$(chroot_swift_version)
@@ -257,12 +271,13 @@ fetch_runtime() {
 # The bookworm arm64 sysroot: what the binary is linked against, so it asks only for bookworm's
 # glibc. Rebuilt when any of its packages changes version.
 make_sysroot() {
-  local conf stamp sysroot=$x/sysroot pkg link target
+  local conf stamp sysroot=$x/sysroot link target
   conf=$(private_apt bookworm bookworm "$(mirror)" arm64)
+  local started=$SECONDS
   APT_CONFIG=$conf apt-get update -qq || die 69 "apt cannot read bookworm"
-  stamp=$(for pkg in "${sysroot_packages[@]}"; do
-    APT_CONFIG=$conf apt-cache show --no-all-versions "$pkg:arm64" 2>/dev/null | awk -v p="$pkg" '/^Version:/ {print p "=" $2; exit}'
-  done)
+  stamp=$(APT_CONFIG=$conf apt-cache show --no-all-versions "${sysroot_packages[@]/%/:arm64}" 2>/dev/null \
+    | awk '/^Package:/ {p = $2} /^Version:/ {print p "=" $2}' | sort)
+  say "bookworm's package lists: $((SECONDS - started)) s"
   [ "$(wc -l <<<"$stamp")" = ${#sysroot_packages[@]} ] || die 69 "bookworm lacks one of ${sysroot_packages[*]} for arm64"
   if [ -f "$x/sysroot.stamp" ] && [ "$(cat "$x/sysroot.stamp")" = "$stamp" ]; then return 0; fi
   stage "bookworm arm64 sysroot: ${sysroot_packages[*]}"
@@ -325,9 +340,19 @@ EOF
   "linker": { "extraCLIOptions": ["/x/sdks/glibc238-shim.o"] }
 }
 EOF
-  cp scripts/deb/glibc238-shim.c "$x/sdks/glibc238-shim.c"
-  chroot "$root" /usr/libexec/swift/bin/clang --target=aarch64-linux-gnu --sysroot=/x/sysroot -O2 -fPIC -Wall -Werror \
-    -c /x/sdks/glibc238-shim.c -o /x/sdks/glibc238-shim.o || die 70 "cannot compile the glibc 2.38 shim"
+  # The scratch path belongs to one compiler, runtime and sysroot; the link, to one shim (SwiftPM
+  # does not see the shim: a new one removes the linked binary).
+  local key
+  key="swiftlang $runtime_version; $(tr '\n' ' ' <"$x/sysroot.stamp")"
+  if [ ! -f "$x/scratch.key" ] || [ "$(cat "$x/scratch.key")" != "$key" ]; then
+    rm -rf "$x/scratch"; mkdir -p "$x/scratch"; echo "$key" >"$x/scratch.key"
+  fi
+  if [ ! -f "$x/sdks/glibc238-shim.o" ] || ! cmp -s scripts/deb/glibc238-shim.c "$x/sdks/glibc238-shim.c"; then
+    cp scripts/deb/glibc238-shim.c "$x/sdks/glibc238-shim.c"
+    chroot "$root" /usr/libexec/swift/bin/clang --target=aarch64-linux-gnu --sysroot=/x/sysroot -O2 -fPIC -Wall -Werror \
+      -c /x/sdks/glibc238-shim.c -o /x/sdks/glibc238-shim.o || { rm -f "$x/sdks/glibc238-shim.c"; die 70 "cannot compile the glibc 2.38 shim"; }
+    rm -f "$x/scratch/aarch64-unknown-linux-gnu/release/thunderstorm"
+  fi
 }
 
 # Replicates this machine's git url.*.insteadOf (the Swift packages read from /opt/swift-packages)
@@ -348,6 +373,7 @@ build_arm64() {
   sid_mirror=${DEB_SID_MIRROR:-$(mirror)}
   mkdir -p "$x/sdks" "$x/scratch" "$cache/out/arm64"
   make_chroot
+  cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true  # for apt and git in the chroot
   match_sid
   fetch_runtime
   make_sysroot
@@ -356,17 +382,22 @@ build_arm64() {
   bind /dev "$root/dev"
   bind "$x" "$root/x"
   bind "$repo" "$root/src"
-  [ -d /opt/swift-packages ] && bind /opt/swift-packages "$root/opt/swift-packages" ro
+  # The package's dependencies: this machine's copies (git's url.insteadOf), else GitHub.
+  if [ -d /opt/swift-packages ]; then bind /opt/swift-packages "$root/opt/swift-packages" ro; fi
   say "Swift: sid swiftlang $compiler_version: $(chroot "$root" swift --version 2>&1 | head -1)"
+  stage "the Swift SDK bundle and the glibc 2.38 shim"
   make_sdk
+  stage_done "SDK bundle"
 
   stage "swift build --swift-sdk thunderstorm-arm64 ${build_flags[*]} -j $jobs (sid Swift $compiler_version, in the chroot)"
   local genv status=0 peak=0 sum
   mapfile -t genv < <(git_env)
   chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 "${genv[@]}" \
     swift build "${build_flags[@]}" -j "$jobs" --package-path /src --scratch-path /x/scratch \
-    --swift-sdks-path /x/sdks --swift-sdk thunderstorm-arm64 &
+    --swift-sdks-path /x/sdks --swift-sdk thunderstorm-arm64 > >(tee "$x/build.log") 2>&1 &
   build_pid=$!
+  local cpu cpu_before
+  children_cpu; cpu_before=$cpu
   # The build's peak memory, all its processes together (sampled once a second).
   while kill -0 "$build_pid" 2>/dev/null; do
     sum=$(ps -eo pid=,ppid=,rss= | awk -v root="$build_pid" '
@@ -378,8 +409,15 @@ build_arm64() {
   wait "$build_pid" || status=$?
   build_pid=
   stage_done "arm64 build"
-  say "arm64 build peak RSS, all processes together: $peak KiB"
-  [ "$status" = 0 ] || die 70 "the arm64 build failed (sid swiftlang $compiler_version; the errors are above)"
+  children_cpu
+  say "arm64 build CPU time (user + system): $((cpu - cpu_before)) s; peak RSS, all processes together: $peak KiB"
+  if [ "$status" != 0 ]; then
+    # What a moved sid most likely breaks: its runtime wanting glibc symbols bookworm lacks.
+    local missing
+    missing=$(sed -n 's/.*undefined symbol: \([^ ]*\).*/\1/p' "$x/build.log" | sort -u | tr '\n' ' ')
+    [ -z "$missing" ] || die 70 "the arm64 link failed with sid swiftlang $compiler_version: undefined ${missing% } (newer than bookworm's glibc? then add them to scripts/deb/glibc238-shim.c)"
+    die 70 "the arm64 build failed with sid swiftlang $compiler_version (the errors are above; log: $x/build.log)"
+  fi
 
   local out=$cache/out/arm64
   cp "$x/scratch/aarch64-unknown-linux-gnu/release/thunderstorm" "$out/thunderstorm"
@@ -389,6 +427,7 @@ build_arm64() {
   unmount_all
   check_binary "$out/thunderstorm.stripped"
   smoke_arm64 "$out/thunderstorm.stripped"
+  say "arm64 binary: $out/thunderstorm (unstripped), $out/thunderstorm.stripped; $SECONDS s so far"
   package "$out/thunderstorm.stripped"
 }
 
