@@ -9,7 +9,7 @@
 //            SocketTransport, HTTP/1.1 of our own over sockets with OpenSSL and zlib) → Weather, CCurl, CTLS
 //   CCurl    (libcurl loaded with dlopen at run time: no curl.h, no -dev package to build) → CDynamicLibrary
 //   CTLS     (libssl.so.3 and libz.so.1 loaded with dlopen, getaddrinfo_a: no OpenSSL or zlib header) → CDynamicLibrary
-//   CDynamicLibrary (the dlopen, cache and "apt install" message that CCurl and CTLS share)
+//   CDynamicLibrary (the dlopen, cache and "apt install" message that CCurl, CTLS and the libgpiod shim share)
 //   Store    (settings and saved locations on flash: CRC'd log in two pre-sized files) → HAL
 //   Graphics (framebuffer in the OLED RAM layout, generated fonts and icons, character frames) → HAL (ConditionGroup)
 //   Drivers  (SSD1306, SH1106, HD44780 behind a PCF8574, generic over the I²C bus) → HAL, Graphics
@@ -17,10 +17,11 @@
 //   Core     (AppState, Event, Effect, reduce(), button gestures: the device's logic, pure) → Screens, GPS, Board, Places
 //   App      (the device: runtime, effects onto the HAL, the simulated board, the loops) → Core, every component
 //   GPS      (NMEA framer, decoder, epochs, the location service; no Foundation) → HAL, SystemPackage (FilePath)
-//   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files) → HAL, CLinuxHAL
+//   HALLinux (termios, i2c-dev, timerfd/eventfd/signalfd, poll, POSIX files; GPIO with the trait) → HAL, CLinuxHAL
 //   HALSim   (simulated twins for tests and `simulate`)                      → HAL, CLinuxHAL (pty)
 //   HTTPTesting (test support: a loopback HTTP/1.1 server, plain or TLS, with scripted answers) → CTLS
-// The GPIO binding (the kernel's GPIO character device, uAPI v2: no library) and the libi2c
+// The GPIO binding (libgpiod 2, libgpiod.so.3, loaded with dlopen at run time where it is
+// installed; else the kernel's GPIO character device through its uAPI v2 ioctls) and the libi2c
 // binding (CLinuxHardware) are built only with the `Hardware` trait, so a fresh machine needs
 // nothing but the Swift toolchain for `swift test`.
 import PackageDescription
@@ -53,7 +54,8 @@ let package = Package(
     traits: [
         .trait(
             name: "Hardware",
-            description: "Bind GPIO (the kernel's character device, uAPI v2, Linux 5.10+) and libi2c; needs libi2c-dev."
+            description:
+                "Bind GPIO (libgpiod 2 loaded at run time, else the kernel's character device through its uAPI v2, Linux 5.10+) and libi2c; needs libi2c-dev."
         )
     ],
     dependencies: [
@@ -63,10 +65,12 @@ let package = Package(
     ],
     targets: [
         // C shims. CLinuxHAL needs only the kernel and libc headers; CLinuxHardware needs
-        // libi2c-dev too and is used only when the Hardware trait is on. Its GPIO half speaks the
-        // kernel's uAPI v2 itself, so no libgpiod: one binary for Debian 12 and 13.
+        // libi2c-dev too and is used only when the Hardware trait is on. Its GPIO half loads
+        // libgpiod 2 (libgpiod.so.3) with dlopen where it is installed (Debian 13) and speaks the
+        // kernel's uAPI v2 itself where it is not (Debian 12: libgpiod 1.6 only): no libgpiod-dev
+        // to build, one binary for both. check/ is a header check against gpiod.h, not built.
         .target(name: "CLinuxHAL"),
-        // The one dlopen routine of CCurl and CTLS (open once per process, cache, "apt install"
+        // The one dlopen routine of CCurl, CTLS and CLinuxHardware's libgpiod (open once per process, cache, "apt install"
         // message, first missing symbol), so that each shim keeps only its table of functions.
         .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
         // libcurl's easy API through dlopen/dlsym: builds with the toolchain alone; at run time it
@@ -77,6 +81,8 @@ let package = Package(
         .target(name: "CTLS", dependencies: ["CDynamicLibrary"], exclude: ["check"], linkerSettings: [.linkedLibrary("anl")]),
         .target(
             name: "CLinuxHardware",
+            dependencies: ["CDynamicLibrary"],
+            exclude: ["check"],
             linkerSettings: [.linkedLibrary("i2c")]
         ),
 

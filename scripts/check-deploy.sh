@@ -72,16 +72,18 @@ gpio_rule='SUBSYSTEM=="gpio", KERNEL=="gpiochip[0-9]*", GROUP="gpio", MODE="0660
 i2c_rule='SUBSYSTEM=="i2c-dev", KERNEL=="i2c-[0-9]*", GROUP="i2c", MODE="0660"'
 
 echo "--- setup-pi.sh"
-for pi in "4:Raspberry Pi 4 Model B Rev 1.5:12:bookworm:libssl3:with-99-com" "5:Raspberry Pi 5 Model B Rev 1.0:13:trixie:libssl3t64:"; do
-  IFS=: read -r n model version codename openssl rules <<<"$pi"
+# The run-time libraries by release: libgpiod 2 (libgpiod3) on trixie, none on bookworm (only
+# libgpiod 1.6 there, which the daemon does not use).
+for pi in "4:Raspberry Pi 4 Model B Rev 1.5:12:bookworm:libssl3:with-99-com" "5:Raspberry Pi 5 Model B Rev 1.0:13:trixie:libgpiod3 libssl3t64:"; do
+  IFS=: read -r n model version codename libraries rules <<<"$pi"
   root="$work/pi-$n"
   fake_pi "$root" "$model" "$version" "$codename" "$rules"
   cp -a "$root" "$root.before"
   bash "$here/scripts/setup-pi.sh" --dry-run --build-deps --root "$root" >"$work/dry.out"
   diff -r "$root.before" "$root" >/dev/null || fail "setup-pi.sh --dry-run changed files under $root"
   expect "$work/dry.out" "release: $codename ($root/etc/os-release)"
-  expect "$work/dry.out" "packages: libi2c0 $openssl zlib1g tzdata ca-certificates procps i2c-tools gpiod libi2c-dev"
-  refute "$work/dry.out" "libgpiod"
+  expect "$work/dry.out" "packages: libi2c0 $libraries zlib1g tzdata ca-certificates procps i2c-tools gpiod libi2c-dev"
+  if [ "$codename" = bookworm ]; then refute "$work/dry.out" "libgpiod"; fi
   expect "$work/dry.out" "would change: add dtparam=i2c_arm=on to $root/boot/firmware/config.txt"
   expect "$work/dry.out" "would change: add enable_uart=1"
   expect "$work/dry.out" "would change: remove the serial console from $root/boot/firmware/cmdline.txt"
@@ -119,7 +121,7 @@ os_release "$root" 13 trixie
 mkdir -p "$root/usr/lib/udev/rules.d"
 printf 'SUBSYSTEM=="i2c-dev",KERNEL=="i2c-[0-9]*", GROUP="i2c", MODE="0660"\n' >"$root/usr/lib/udev/rules.d/60-i2c-tools.rules"
 traced "$work/setup-debian" bash "$here/scripts/setup-pi.sh" --root "$root" >"$work/debian.out"
-expect "$work/debian.out" "packages: libi2c0 libssl3t64 zlib1g tzdata ca-certificates procps i2c-tools gpiod"
+expect "$work/debian.out" "packages: libi2c0 libgpiod3 libssl3t64 zlib1g tzdata ca-certificates procps i2c-tools gpiod"
 for what in "skipped: boot configuration (dtparam=i2c_arm=on, enable_uart=1): not a Raspberry Pi" \
   "skipped: removing the serial console from cmdline.txt: not a Raspberry Pi" "skipped: raspi-config: not a Raspberry Pi"; do
   [ "$(grep -cF -- "$what" "$work/debian.out")" -eq 1 ] || { cat "$work/debian.out"; fail "expected one line \"$what\""; }
@@ -143,6 +145,10 @@ printf 'Package: libssl3t64\nStatus: install ok installed\nArchitecture: arm64\n
 bash "$here/scripts/setup-pi.sh" --dry-run --root "$root" >"$work/other.out"
 expect "$work/other.out" "release: forky is neither bookworm nor trixie; OpenSSL 3 is libssl3t64 (dpkg-query: installed)"
 expect "$work/other.out" "packages: libi2c0 libssl3t64 zlib1g"
+# libgpiod 2 too, when dpkg knows it.
+printf 'Package: libgpiod3\nStatus: install ok installed\nArchitecture: arm64\nVersion: 2.2.1-2\nDescription: GPIO\n\n' >>"$root/var/lib/dpkg/status"
+bash "$here/scripts/setup-pi.sh" --dry-run --root "$root" >"$work/other.out"
+expect "$work/other.out" "packages: libi2c0 libgpiod3 libssl3t64 zlib1g"
 : >"$root/var/lib/dpkg/status"
 bash "$here/scripts/setup-pi.sh" --dry-run --root "$root" >"$work/other.out"
 expect "$work/other.out" "release: forky is neither bookworm nor trixie, and dpkg under $root knows neither libssl3t64 nor libssl3"

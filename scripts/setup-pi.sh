@@ -3,9 +3,11 @@
 # bookworm (Debian 12), or plain Debian elsewhere (the virtual board), doing what applies:
 #   - the run-time packages, named for the release in /etc/os-release: libi2c0, OpenSSL 3
 #     (libssl3 on bookworm, libssl3t64 on trixie; dlopen'd as libssl.so.3), zlib1g, tzdata,
-#     ca-certificates, procps (the unit's /bin/kill), and the wiring tools i2c-tools and gpiod;
-#     no libgpiod (GPIO goes through the kernel's uAPI v2). --build-deps adds libi2c-dev. Only
-#     missing ones are installed: with all of them there, apt is not run;
+#     ca-certificates, procps (the unit's /bin/kill), the wiring tools i2c-tools and gpiod, and
+#     libgpiod 2 (libgpiod3, dlopen'd as libgpiod.so.3 for GPIO) on trixie and later releases
+#     that have it; bookworm has only libgpiod 1.6, which the daemon does not use (GPIO goes
+#     through the kernel's uAPI v2 there). --build-deps adds libi2c-dev. Only missing ones are
+#     installed: with all of them there, apt is not run;
 #   - the groups gpio, i2c and dialout (the service joins them; USER too, for running
 #     `thunderstorm hal probe` and friends by hand);
 #   - i2c-dev loaded at boot (/etc/modules-load.d), and udev rules giving /dev/gpiochip* to gpio
@@ -140,7 +142,16 @@ case "$codename" in
     fi
     ;;
 esac
-packages=(libi2c0 ${openssl:+"$openssl"} zlib1g tzdata ca-certificates procps i2c-tools gpiod)
+# libgpiod 2 (libgpiod.so.3, package libgpiod3): the daemon loads it for GPIO where it is there.
+# bookworm has only libgpiod 1.6 (libgpiod2, another API), so none there: the daemon speaks the
+# kernel's uAPI v2 itself. Another release gets it when dpkg or apt knows it (Ubuntu 24.04 on).
+libgpiod=""
+case "$codename" in
+  bookworm) ;;
+  trixie) libgpiod=libgpiod3 ;;
+  *) if dpkg_installed libgpiod3 || apt_candidate libgpiod3; then libgpiod=libgpiod3; fi ;;
+esac
+packages=(libi2c0 ${libgpiod:+"$libgpiod"} ${openssl:+"$openssl"} zlib1g tzdata ca-certificates procps i2c-tools gpiod)
 [ "$build_deps" -eq 1 ] && packages+=(libi2c-dev)
 echo "packages: ${packages[*]}"
 

@@ -37,7 +37,7 @@ roots_default=(bookworm trixie)
 # time is NOT here: setup-pi.sh installs it (the roots are made with it already present because
 # the VM has no network; setup-pi.sh then finds them installed and says so).
 root_packages="systemd-sysv,udev,kmod,libnss-systemd,dbus,python3,procps,dmsetup,e2fsprogs,initramfs-tools,busybox,gpiod,i2c-tools,libi2c0,zlib1g,tzdata,ca-certificates,libstdc++6,coreutils,util-linux"
-declare -A root_extra=([bookworm]=libssl3 [trixie]=libssl3t64)
+declare -A root_extra=([bookworm]=libssl3 [trixie]=libssl3t64,libgpiod3)
 
 say() { echo "$prog: $*" >&2; }
 die() { say "$2"; exit "$1"; }

@@ -8,7 +8,8 @@
 #include <string.h>
 
 // Room for every library the shims open in one process: 8 libcurl + 8 libssl + 4 libz names, the
-// limits of the three caches this one replaces. When full, a new name is refused before dlopen: a
+// limits of the three caches this one replaces (libgpiod's one or two names fit in what is left
+// over in practice: a process opens one libcurl and one libssl). When full, a new name is refused before dlopen: a
 // table handed out uncached would be opened and allocated again on every call, and never freed.
 #define CDL_MAX_LIBRARIES 20
 

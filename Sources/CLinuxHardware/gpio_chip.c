@@ -5,7 +5,7 @@
 // Chip numbers are not stable (Pi 5: gpiochip4 before kernel 6.6.45, gpiochip0 after, only
 // gpiochip11-15 on some 6.12 kernels), so the device is found by label or line name: every
 // /dev/gpiochip* is opened in numeric order; a chip that cannot be opened is skipped, and EACCES
-// is reported only if nothing matched.
+// is reported only if nothing matched (th_gpio_scan, which the libgpiod chips use too).
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
@@ -73,27 +73,18 @@ static int is_gpiochip_entry(const struct dirent *entry) {
     return strncmp(entry->d_name, "gpiochip", 8) == 0;
 }
 
-/// Opens each `dir`/gpiochip* in numeric order (versionsort: gpiochip2 before gpiochip10) and
-/// returns the first for which `match` says 1. `match` reports -1 + errno for a chip it could
-/// not inspect; that chip is skipped like one that could not be opened.
-static th_gpio_chip *scan(const char *dir, int (*match)(th_gpio_chip *, const char *, unsigned int *),
-                          const char *key, unsigned int *offset) {
+void *th_gpio_scan(const char *dir, th_gpio_probe probe, void *context) {
     struct dirent **entries = NULL;
     int n = scandir(dir, &entries, is_gpiochip_entry, versionsort);
     if (n < 0) return NULL;
-    th_gpio_chip *found = NULL;
+    void *found = NULL;
     int denied = 0;
     char path[4096];
     for (int i = 0; i < n; i++) {
         if (!found && snprintf(path, sizeof(path), "%s/%s", dir, entries[i]->d_name) < (int)sizeof(path)) {
-            th_gpio_chip *chip = th_gpio_chip_open_path(path);
-            int m = chip ? match(chip, key, offset) : -1;
-            if (m == 1) {
-                found = chip;
-            } else {
-                if (m < 0 && (errno == EACCES || errno == EPERM) && !denied) denied = errno;
-                if (chip) TH_PRESERVING_ERRNO(th_gpio_chip_close(chip));
-            }
+            errno = 0;
+            found = probe(path, context);
+            if (!found && (errno == EACCES || errno == EPERM) && !denied) denied = errno;
         }
         free(entries[i]);
     }
@@ -102,24 +93,39 @@ static th_gpio_chip *scan(const char *dir, int (*match)(th_gpio_chip *, const ch
     return found;
 }
 
-static int match_label(th_gpio_chip *chip, const char *label, unsigned int *unused) {
-    (void)unused;
-    return strcmp(chip->label, label) == 0;
+static void *probe_label(const char *path, void *label) {
+    th_gpio_chip *chip = th_gpio_chip_open_path(path);
+    if (!chip) return NULL;
+    if (strcmp(chip->label, label) == 0) return chip;
+    th_gpio_chip_close(chip);
+    errno = 0;
+    return NULL;
 }
 
-static int match_line_name(th_gpio_chip *chip, const char *name, unsigned int *offset) {
-    int found = th_gpio_chip_find_line(chip, name);
+struct line_query {
+    const char *name;
+    unsigned int *offset;
+};
+
+static void *probe_line_name(const char *path, void *context) {
+    struct line_query *query = context;
+    th_gpio_chip *chip = th_gpio_chip_open_path(path);
+    if (!chip) return NULL;
+    int found = th_gpio_chip_find_line(chip, query->name);
     if (found >= 0) {
-        *offset = (unsigned int)found;
-        return 1;
+        *query->offset = (unsigned int)found;
+        return chip;
     }
-    return errno == ENOENT ? 0 : -1;
+    TH_PRESERVING_ERRNO(th_gpio_chip_close(chip));
+    if (errno == ENOENT) errno = 0;  // a chip without the line: not a failure
+    return NULL;
 }
 
 th_gpio_chip *th_gpio_chip_open_label(const char *dir, const char *label) {
-    return scan(dir, match_label, label, NULL);
+    return th_gpio_scan(dir, probe_label, (void *)label);
 }
 
 th_gpio_chip *th_gpio_chip_open_line_name(const char *dir, const char *name, unsigned int *offset) {
-    return scan(dir, match_line_name, name, offset);
+    struct line_query query = {.name = name, .offset = offset};
+    return th_gpio_scan(dir, probe_line_name, &query);
 }

@@ -24,18 +24,8 @@ static bool has_duplicates(const unsigned int *offsets, size_t count) {
     return false;
 }
 
-int th_gpio_line_request_init(struct gpio_v2_line_request *request, const unsigned int *offsets,
-                              size_t count, th_gpio_bias bias, uint32_t debounce_us,
-                              const char *consumer) {
-    uint64_t bias_flag;
-    switch (bias) {
-    case TH_GPIO_BIAS_AS_IS: bias_flag = 0; break;  // "the bias configuration is not changed"
-    case TH_GPIO_BIAS_DISABLED: bias_flag = GPIO_V2_LINE_FLAG_BIAS_DISABLED; break;
-    case TH_GPIO_BIAS_PULL_UP: bias_flag = GPIO_V2_LINE_FLAG_BIAS_PULL_UP; break;
-    case TH_GPIO_BIAS_PULL_DOWN: bias_flag = GPIO_V2_LINE_FLAG_BIAS_PULL_DOWN; break;
-    default: errno = EINVAL; return -1;
-    }
-    if (count == 0 || count > TH_GPIO_MAX_LINES) {
+int th_gpio_check_lines(const unsigned int *offsets, size_t count, th_gpio_bias bias) {
+    if ((unsigned int)bias > TH_GPIO_BIAS_PULL_DOWN || count == 0 || count > TH_GPIO_MAX_LINES) {
         errno = EINVAL;
         return -1;
     }
@@ -44,6 +34,20 @@ int th_gpio_line_request_init(struct gpio_v2_line_request *request, const unsign
     if (has_duplicates(offsets, count)) {
         errno = EBUSY;
         return -1;
+    }
+    return 0;
+}
+
+int th_gpio_line_request_init(struct gpio_v2_line_request *request, const unsigned int *offsets,
+                              size_t count, th_gpio_bias bias, uint32_t debounce_us,
+                              const char *consumer) {
+    if (th_gpio_check_lines(offsets, count, bias) < 0) return -1;
+    uint64_t bias_flag = 0;  // TH_GPIO_BIAS_AS_IS: "the bias configuration is not changed"
+    switch (bias) {
+    case TH_GPIO_BIAS_DISABLED: bias_flag = GPIO_V2_LINE_FLAG_BIAS_DISABLED; break;
+    case TH_GPIO_BIAS_PULL_UP: bias_flag = GPIO_V2_LINE_FLAG_BIAS_PULL_UP; break;
+    case TH_GPIO_BIAS_PULL_DOWN: bias_flag = GPIO_V2_LINE_FLAG_BIAS_PULL_DOWN; break;
+    default: break;
     }
     // Every padding field must be zero (linereq_create and gpio_v2_line_config_validate refuse
     // anything else with EINVAL), and event_buffer_size 0 means the kernel's default of 16

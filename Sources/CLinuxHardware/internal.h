@@ -61,6 +61,22 @@ struct th_gpio_request {
 /// first: the kernel refuses non-zero padding with EINVAL). 0 or -1 + errno.
 int th_gpio_line_info(int fd, unsigned int offset, struct gpio_v2_line_info *info);
 
+/// Checks what every request of the shim must satisfy before the kernel or libgpiod sees it:
+/// `count` in 1...TH_GPIO_MAX_LINES and a known `bias` (else EINVAL), no offset given twice
+/// (else EBUSY: the kernel requests lines one by one and answers EBUSY for the second copy,
+/// while libgpiod's line config would merge the copies into one line and shift every index).
+/// 0 or -1 + errno.
+int th_gpio_check_lines(const unsigned int *offsets, size_t count, th_gpio_bias bias);
+
+/// Opens the chip at `path` and says whether it is the one sought: the handle if it is; NULL
+/// with errno 0 if it is not; NULL + errno if it could not be opened or read.
+typedef void *(*th_gpio_probe)(const char *path, void *context);
+/// Runs `probe` on each `dir`/gpiochip* in numeric order (versionsort: gpiochip2 before
+/// gpiochip10) until one matches, and returns its handle. A chip that cannot be opened or read is
+/// skipped. NULL + ENOENT if none matched (or `dir` is missing), or + EACCES/EPERM if none matched
+/// but some chip was denied. Shared by the uAPI chips and the libgpiod ones.
+void *th_gpio_scan(const char *dir, th_gpio_probe probe, void *context);
+
 // Runs `expr`, keeping errno as it was before: for clean-up on an error path.
 #define TH_PRESERVING_ERRNO(expr) do { int saved_ = errno; expr; errno = saved_; } while (0)
 

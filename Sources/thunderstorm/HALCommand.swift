@@ -10,7 +10,7 @@ struct HALCommand: ParsableCommand {
 
     struct Probe: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the GPIO chips (labels and line names), I²C buses and serial ports."
+            abstract: "Say how GPIO is reached; list the GPIO chips (labels and line names), I²C buses and serial ports."
         )
 
         @Option(help: ArgumentHelp("Scan this directory instead of /.", visibility: .hidden))
@@ -21,6 +21,7 @@ struct HALCommand: ParsableCommand {
 
         func run() {
             let inventory = HardwareInventory.scan(root: root, calls: LiveSystemCalls())
+            print("GPIO: \(GPIOAccess.summary)")
             print(ProbeReport(inventory: inventory, allLines: lines).text, terminator: "")
         }
     }

@@ -98,6 +98,26 @@ def test_install_ready_fix_glass(board):
     check_now_screen(glass, clock)
 
 
+def test_gpio_through_libgpiod_on_trixie_uapi_on_bookworm(board):
+    """GPIO goes through libgpiod 2 where it is installed (the trixie root: libgpiod.so.3 in the
+    daemon's /proc/PID/maps) and through the kernel's uAPI v2 where it is not (bookworm has only
+    libgpiod 1.6); the daemon's log line at start and `hal probe` say the same. The button
+    scenarios after this one run on each root through its path."""
+    b, d = board, board.device
+    pid = d.show("MainPID")["MainPID"]
+    maps = b.vm.sh("cat /proc/%s/maps" % pid)
+    said = [l.split("GPIO: ", 1)[1] for l in d.journal().splitlines() if "GPIO: " in l]
+    probe = b.vm.sh("PATH=/usr/local/bin:/usr/bin:$PATH thunderstorm hal probe").splitlines()[0]
+    record(b.root, "gpio_path", repr(probe))
+    assert said and probe == "GPIO: " + said[0], (said, probe)
+    if "trixie" in b.root:
+        assert re.fullmatch(r"GPIO: libgpiod 2\.\d+(\.\d+)* \(libgpiod\.so\.3\)", probe), probe
+        assert "libgpiod.so.3" in maps, "libgpiod.so.3 is not mapped in the daemon"
+    else:
+        assert probe.startswith("GPIO: the kernel's uAPI v2 (libgpiod.so.3 not found: apt install libgpiod3"), probe
+        assert "libgpiod" not in maps, "a libgpiod is mapped in the daemon on %s" % b.root
+
+
 def test_clock_behind_gps_time_weather_fresh(board):
     """The review's case on a real kernel: the system clock 3 days behind (no NTP in the VM:
     not synchronised), GPS time from the receiver on ttyS1. The daemon is restarted so its

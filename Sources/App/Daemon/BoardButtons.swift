@@ -4,8 +4,9 @@ import HALLinux
 import HALSim
 
 /// The board's buttons as one set of input lines, in board-file order (line `i` is
-/// `buttons[i]`): real ones requested through the kernel's GPIO character device, simulated
-/// ones on their twin.
+/// `buttons[i]`): real ones requested from the kernel's GPIO character device (through libgpiod
+/// 2 where it is installed, else the uAPI v2 directly: `GPIOBackend`), simulated ones on their
+/// twin.
 ///
 /// Real lines are requested in groups that share a chip, a bias and a debounce period (one GPIO
 /// request and one descriptor each). A group that cannot be requested at start (the chip is not
@@ -17,7 +18,7 @@ public final class BoardButtons: DigitalInputs {
         enum Source {
             case simulated(SimulatedButtons)
             #if Hardware
-            case kernel(LinuxDigitalInputs<KernelGPIODriver>?)
+            case kernel(LinuxDigitalInputs<SystemGPIODriver>?)
             #endif
         }
 
@@ -149,7 +150,7 @@ public final class BoardButtons: DigitalInputs {
         do throws(GPIOError) {
             let inputs = try LinuxDigitalInputs(
                 chip: first.chip.map { .label($0) }, lines: lines, bias: first.bias,
-                debounce: debounce ? first.debounce : .zero)
+                debounce: debounce ? first.debounce : .zero, driver: SystemGPIODriver())
             groups[index].source = .kernel(inputs)
             for line in group.requested {
                 kernelDebounced[line] = inputs.kernelDebounce

@@ -103,6 +103,9 @@ public final class Daemon {
                         : "store: \(reason); settings will not be saved"))
         }
         log(loop.clock.now(), .text("starting: \(config.name) (\(options.boardPath)), state in \(options.stateDirectory)"))
+        // Which way to the GPIO lines (libgpiod 2 or the kernel's uAPI), once: chosen here, before
+        // the buttons are requested, so that libgpiod is loaded (and in /proc/PID/maps) from the start.
+        log(loop.clock.now(), .text("GPIO: \(GPIOAccess.summary)"))
         board = DaemonBoard(config, context: context)
     }
 

@@ -1,5 +1,5 @@
 // The one dlopen routine of the C shims that load a library at run time (CCurl: libcurl; CTLS:
-// libssl and libz). It exists so that the steps every one of them needs (the name check, the
+// libssl and libz; CLinuxHardware: libgpiod 2). It exists so that the steps every one of them needs (the name check, the
 // process-wide cache under one mutex, dlopen, the "apt install" message, the table, the first
 // missing symbol, closing again on failure) are written once; each shim keeps only its table of
 // function pointers and the `bind` that fills it. No Swift code imports this module.

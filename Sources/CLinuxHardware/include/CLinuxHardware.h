@@ -1,11 +1,14 @@
-// CLinuxHardware: GPIO through the kernel's GPIO character device, uAPI v2 (<linux/gpio.h>,
-// Linux >= 5.10; Documentation/userspace-api/gpio/chardev.rst), and libi2c (i2c-tools 4.x). Built
-// only with the `Hardware` trait.
+// CLinuxHardware: GPIO, and libi2c (i2c-tools 4.x). Built only with the `Hardware` trait.
 //
-// The GPIO half is ioctl(2) and read(2) on /dev/gpiochipN, no library: libgpiod 1.6 (Debian 12)
-// speaks only the deprecated v1 uAPI, which kernels built without CONFIG_GPIO_CDEV_V1 refuse
-// with EINVAL, and 1.6 and 2.x are different sonames (libgpiod.so.2, .so.3) with different APIs.
-// The v2 uAPI is the same on every kernel since 5.10, so one binary runs on Debian 12 and 13.
+// GPIO two ways with one meaning, chosen per process on the Swift side (GPIOBackend):
+// - libgpiod 2 (libgpiod.so.3: Debian 13, Raspberry Pi OS trixie, Ubuntu 24.04+), the design's
+//   library, loaded at run time with dlopen: CLinuxHardwareLibgpiod.h, libgpiod_*.c.
+// - Where it is missing, the kernel's GPIO character device through its uAPI v2 (<linux/gpio.h>,
+//   Linux >= 5.10; Documentation/userspace-api/gpio/chardev.rst): ioctl(2) and read(2) on
+//   /dev/gpiochipN, below. Debian 12's libgpiod 1.6 (libgpiod.so.2) is never used: it speaks only
+//   the deprecated v1 uAPI (no sequence numbers, no debounce), which kernels built without
+//   CONFIG_GPIO_CDEV_V1 refuse with EINVAL. The v2 uAPI is the same on every kernel since 5.10,
+//   so one binary runs on Debian 12 and 13.
 // Every call that can fail returns NULL or -1 and leaves the reason in errno, exactly as libc
 // does; nothing here prints, aborts or retries.
 #ifndef CLINUXHARDWARE_H
@@ -144,6 +147,9 @@ void th_gpio_request_release(th_gpio_request *request);
 /// `offsets` or an unknown id (the kernel returns whole records of lines it was asked for).
 ssize_t th_gpio_read_edges_fd(int fd, const unsigned int *offsets, size_t count,
                               th_gpio_edge *edges, size_t capacity);
+
+// The same calls through libgpiod 2, loaded at run time where it is installed.
+#include "CLinuxHardwareLibgpiod.h"
 
 // ---------------------------------------------------------------------------------------------
 // libi2c SMBus calls. libi2c 4.x returns -errno; these return -1 and set errno instead.

@@ -6,7 +6,8 @@ import Glibc
 /// `CLinuxHardware.h`, with the shim's C signature.
 ///
 /// This is the seam swift-system tests its syscalls through: production code is generic over
-/// the driver and uses `KernelGPIODriver`; tests pass a scripted driver that records each call
+/// the driver and uses `SystemGPIODriver` (libgpiod 2 where it is installed, else
+/// `KernelGPIODriver`); tests pass a scripted driver that records each call
 /// with its arguments and fails it with any errno. A generic parameter, never a global, because
 /// Swift Testing runs tests in parallel. Failures return nil or -1 and leave the reason in
 /// `errno` (thread-local), exactly as the shim does. Handles are the shim's opaque pointers; a

@@ -23,7 +23,9 @@ public enum GPIOLineSelector: Sendable, Equatable {
 }
 
 /// Buttons (or any inputs) on Linux GPIO lines through the kernel's GPIO character device,
-/// uAPI v2 (Linux 5.10 and later; no libgpiod).
+/// uAPI v2 (Linux 5.10 and later), by way of a `GPIODriver`: libgpiod 2 (`LibgpiodDriver`), the
+/// shim's own ioctls (`KernelGPIODriver`), or whichever of the two the process chose
+/// (`SystemGPIODriver`, what the daemon uses). All of them mean the same by every call.
 ///
 /// The lines are requested once, as inputs with edge detection on both edges and the given
 /// bias, under a consumer name that `gpioinfo` shows: one GPIO_V2_GET_LINE_IOCTL, one
