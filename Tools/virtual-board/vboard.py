@@ -26,6 +26,33 @@ class GuestError(AssertionError):
     pass
 
 
+# The two architectures, in one table (scripts/virtual-board.sh has the build side). A root is
+# named RELEASE (x86-64) or arm64-RELEASE (the Pi's architecture on QEMU's `virt` board).
+#   cpu      under TCG; arm64's `max` with the cheap (implementation-defined) pointer
+#            authentication: the architected QARMA algorithm costs TCG dearly, and a guest
+#            cannot tell the difference
+#   console  where the kernel and systemd write (to a file): a 16550 on x86-64; on arm64 the
+#            virtio console, so the one PL011 is free for the GPS, as the Pi's primary UART is
+#   gps      the guest's device for the GPS line: the second 16550, or the PL011 (amba-pl011,
+#            the Pi's own UART driver)
+ARCHES = {
+    "amd64": {"qemu": "qemu-system-x86_64", "machine": "q35", "cpu": "max",
+              "kernel": "kernel", "initrd": "initrd.img", "console": "ttyS0", "gps": "/dev/ttyS1",
+              "boot_timeout": 240},
+    "arm64": {"qemu": "qemu-system-aarch64", "machine": "virt", "cpu": "max,pauth-impdef=on",
+              "kernel": "kernel-arm64", "initrd": "initrd-arm64.img", "console": "hvc0", "gps": "/dev/ttyAMA0",
+              "boot_timeout": 600},
+}
+
+
+def arch_of(root):
+    return "arm64" if root.startswith("arm64-") else "amd64"
+
+
+def release_of(root):
+    return root[len("arm64-"):] if root.startswith("arm64-") else root
+
+
 def nmea(body):
     """One NMEA 0183 sentence with its checksum and CR LF (NMEA 0183 §5.3: XOR of the bytes
     between '$' and '*')."""
@@ -41,6 +68,7 @@ class Disk:
 
     def __init__(self, release, workdir, binary=None, size="2G"):
         self.release = release
+        self.arch = arch_of(release)
         self.path = os.path.join(workdir, "root-%s.img" % release)
         root = os.path.join(CACHE, "roots", release)
         if not os.path.exists(os.path.join(root, ".vboard-done")):
@@ -57,6 +85,12 @@ class Disk:
         binary = binary or os.environ.get("VBOARD_BINARY")
         if binary:
             shutil.copy2(binary, os.path.join(opt, "thunderstorm"))
+        # The packages (arm64 roots): VBOARD_DEB, and VBOARD_DEB_NEXT for the upgrade, under
+        # their own names, as a user downloads them.
+        for variable in ("VBOARD_DEB", "VBOARD_DEB_NEXT"):
+            deb = os.environ.get(variable)
+            if deb:
+                shutil.copy2(deb, os.path.join(opt, os.path.basename(deb)))
         for name in ("weather/open-meteo-current-hourly-daily.json", "sensors/bme280-vectors.json"):
             source = os.path.join(CORPUS, name)
             if os.path.exists(source):
@@ -79,13 +113,15 @@ class Disk:
 
 
 class VM:
-    """One QEMU process: q35, TCG (or KVM with VBOARD_KVM=1), the kernel and initramfs booted
-    directly, the root on virtio-blk with write-back caching (a guest fdatasync reaches the
-    image file; SIGKILL loses what the guest had not flushed: a power cut), ttyS0 the console
-    (to a file), ttyS1 the GPS (a socket the host feeds), the agent on a virtio-serial port."""
+    """One QEMU process: q35 or arm64 virt (ARCHES), TCG (or KVM with VBOARD_KVM=1), the kernel
+    and initramfs booted directly, the root on virtio-blk with write-back caching (a guest
+    fdatasync reaches the image file; SIGKILL loses what the guest had not flushed: a power
+    cut), the console to a file (ttyS0, or hvc0 on arm64), the GPS on the arch's UART (ttyS1,
+    or the PL011 ttyAMA0: a socket the host feeds), the agent on a virtio-serial port."""
 
     def __init__(self, disk, workdir, extra_disk=None, memory=1024):
         self.disk = disk
+        self.arch = ARCHES[disk.arch]
         self.workdir = workdir
         self.console = os.path.join(workdir, "console-%s.log" % disk.release)
         self.gps_path = os.path.join(workdir, "gps.sock")
@@ -101,7 +137,7 @@ class VM:
         self.boots = 0
 
     # --- power -------------------------------------------------------------------------------
-    def boot(self, timeout=240):
+    def boot(self, timeout=None):
         """Starts the VM and waits for its agent. A guest kernel that dies before it runs its
         init (under TCG, an `Oops: int3` while the kernel patches its own code has been seen at
         2.7 s into a boot: an emulator race, not the system under test) is booted once more,
@@ -140,25 +176,7 @@ class VM:
         for path in (self.gps_path, self.agent_path):
             if os.path.exists(path):
                 os.unlink(path)
-        kernel = os.path.join(CACHE, "kernel", "vmlinuz")
-        initrd = os.path.join(CACHE, "initrd.img")
-        accel = ["-accel", "kvm", "-cpu", "host"] if os.environ.get("VBOARD_KVM") == "1" else \
-            ["-accel", "tcg,thread=multi", "-cpu", "max"]
-        argv = ["qemu-system-x86_64", "-M", "q35", "-m", str(self.memory), "-smp", "2", *accel,
-                "-nodefaults", "-display", "none", "-no-reboot",
-                "-kernel", kernel, "-initrd", initrd,
-                "-append", "root=/dev/vda rw console=ttyS0 panic=-1 systemd.show_status=0 "
-                           "systemd.journald.forward_to_console=0 net.ifnames=0",
-                "-drive", "file=%s,if=virtio,format=raw,cache=writeback" % self.disk.path,
-                "-chardev", "file,id=console,path=%s" % self.console, "-serial", "chardev:console",
-                "-chardev", "socket,id=gps,path=%s,server=on,wait=off" % self.gps_path,
-                "-serial", "chardev:gps",
-                "-device", "virtio-serial-pci",
-                "-chardev", "socket,id=agent,path=%s,server=on,wait=off" % self.agent_path,
-                "-device", "virtserialport,chardev=agent,name=vboard.agent",
-                "-nic", "none"]
-        if self.extra_disk:
-            argv += ["-drive", "file=%s,if=virtio,format=raw,cache=writeback" % self.extra_disk]
+        argv = self.qemu_argv()
         started = time.monotonic()
         self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                                         stdout=open(os.path.join(self.workdir, "qemu.log"), "ab"),
@@ -171,6 +189,33 @@ class VM:
         self.boot_seconds = time.monotonic() - started
         self.kernel = hello["hello"]
         return self.boot_seconds
+
+    def qemu_argv(self):
+        """QEMU's command line for this VM's architecture (ARCHES)."""
+        arch = self.arch
+        kernel = os.path.join(CACHE, arch["kernel"], "vmlinuz")
+        initrd = os.path.join(CACHE, arch["initrd"])
+        accel = ["-accel", "kvm", "-cpu", "host"] if os.environ.get("VBOARD_KVM") == "1" else \
+            ["-accel", "tcg,thread=multi", "-cpu", arch["cpu"]]
+        console = ["-chardev", "file,id=console,path=%s" % self.console]
+        gps = ["-chardev", "socket,id=gps,path=%s,server=on,wait=off" % self.gps_path, "-serial", "chardev:gps"]
+        if arch["console"] == "hvc0":  # the one UART is the GPS; the console is virtio's
+            serial = gps + ["-device", "virtio-serial-pci"] + console + ["-device", "virtconsole,chardev=console"]
+        else:
+            serial = console + ["-serial", "chardev:console"] + gps + ["-device", "virtio-serial-pci"]
+        argv = [arch["qemu"], "-M", arch["machine"], "-m", str(self.memory), "-smp", "2", *accel,
+                "-nodefaults", "-display", "none", "-no-reboot",
+                "-kernel", kernel, "-initrd", initrd,
+                "-append", "root=/dev/vda rw console=%s panic=-1 systemd.show_status=0 "
+                           "systemd.journald.forward_to_console=0 net.ifnames=0" % arch["console"],
+                "-drive", "file=%s,if=virtio,format=raw,cache=writeback" % self.disk.path,
+                *serial,
+                "-chardev", "socket,id=agent,path=%s,server=on,wait=off" % self.agent_path,
+                "-device", "virtserialport,chardev=agent,name=vboard.agent",
+                "-nic", "none"]
+        if self.extra_disk:
+            argv += ["-drive", "file=%s,if=virtio,format=raw,cache=writeback" % self.extra_disk]
+        return argv
 
     def _connect(self, path, deadline):
         while True:
@@ -291,8 +336,8 @@ class VM:
 
 
 class GPSFeeder:
-    """Writes NMEA into the guest's /dev/ttyS1 at the line's byte rate: QEMU's 16550 does not
-    pace to the baud rate by itself, so a UART's 10 bits per byte (8N1) are kept here. Each
+    """Writes NMEA into the guest's GPS UART (/dev/ttyS1; /dev/ttyAMA0 on arm64) at the line's
+    byte rate: QEMU's 16550 and PL011 do not pace to the baud rate by themselves, so a UART's 10 bits per byte (8N1) are kept here. Each
     epoch's sentences leave at the top of the second (or 1/rate), like a receiver's burst."""
 
     def __init__(self, vm, baud=9600, rate_hz=1, sentences=None):
