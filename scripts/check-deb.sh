@@ -260,7 +260,7 @@ for release in $releases; do
   if [ "$release" != "$host_release" ]; then
     apt_ "$root" install --no-install-recommends lintian >"$work/$release/lintian-install.log" 2>&1 \
       || { cat "$work/$release/lintian-install.log"; fail "$release: apt-get install lintian failed"; }
-    lint=$(inside "$root" su nobody -s /bin/sh -c "lintian --pedantic /debs/$(basename "$old")" 2>&1 || true)
+    lint=$(inside "$root" su nobody -s /bin/sh -c "lintian --pedantic --display-info /debs/$(basename "$old")" 2>&1 || true)
     echo "  lintian $(inside "$root" lintian --version | cut -d' ' -f2) ($release):${lint:+$'\n'}${lint:- nothing}" | sed '2,$s/^/    /'
     ! grep -qE '^[EW]: ' <<<"$lint" || fail "$release: lintian reports errors or warnings (above)"
   fi
