@@ -96,9 +96,13 @@ install -d -m 755 "$root/DEBIAN" "$root/usr/bin" "$root/usr/lib/systemd/system" 
   "$root/usr/share/doc/thunderstorm" "$root/usr/share/man/man1" "$root/usr/share/lintian/overrides"
 
 install -m 755 "$binary" "$root/usr/bin/thunderstorm"
-# dh_strip's flags for an executable: no symbol table, no .comment or .note sections.
+# dh_strip's flags for an executable: no symbol table, no .comment or .note sections. A binary
+# stripped already (scripts/build-deb.sh strips its copy) is taken as it is, so packaging an arm64
+# binary needs no arm64 strip here.
 stripped=0
+if ! readelf -S "$binary" | grep -qE '\] \.(symtab|comment) '; then stripped=1; fi
 for tool in strip "${cross_strip[@]}"; do
+  [ "$stripped" -eq 0 ] || break
   command -v "$tool" >/dev/null || continue
   if "$tool" --remove-section=.comment --remove-section=.note "$root/usr/bin/thunderstorm" 2>/dev/null; then stripped=1; break; fi
 done
