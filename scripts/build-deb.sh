@@ -125,6 +125,29 @@ package() {  # package STRIPPED_BINARY: scripts/package-deb.sh prints the .deb's
   realpath "$deb"
 }
 
+# measured LABEL LOG COMMAND…: runs the build, its output also in LOG, and says its wall time, its
+# CPU time and its peak memory (all its processes together, sampled once a second).
+measured() {
+  local label=$1 log=$2 status=0 peak=0 sum cpu cpu_before
+  shift 2
+  children_cpu; cpu_before=$cpu
+  "$@" > >(tee "$log") 2>&1 &
+  build_pid=$!
+  while kill -0 "$build_pid" 2>/dev/null; do
+    sum=$(ps -eo pid=,ppid=,rss= | awk -v root="$build_pid" '
+      { parent[$1] = $2; rss[$1] = $3 }
+      END { for (p in parent) { q = p; while (q != "" && q != 0 && q != 1) { if (q == root) { t += rss[p]; break } q = parent[q] } } print t + 0 }')
+    [ "$sum" -gt "$peak" ] && peak=$sum
+    sleep 1
+  done
+  wait "$build_pid" || status=$?
+  build_pid=
+  stage_done "$label"
+  children_cpu
+  say "$label: CPU time (user + system) $((cpu - cpu_before)) s, peak RSS of all its processes together $peak KiB"
+  return "$status"
+}
+
 # ---------------------------------------------------------------------------------------------
 # amd64: this machine's toolchain.
 
@@ -133,8 +156,9 @@ build_amd64() {
   need_tools readelf:binutils strip:binutils
   say "Swift: $(swift --version 2>&1 | head -1)"
   stage "swift build ${build_flags[*]} --scratch-path .build-release"
-  swift build "${build_flags[@]}" --scratch-path .build-release || die 70 "the amd64 build failed"
-  stage_done "amd64 build"
+  mkdir -p "$cache"
+  measured "amd64 build" "$cache/build-amd64.log" swift build "${build_flags[@]}" --scratch-path .build-release \
+    || die 70 "the amd64 build failed with $(swift --version 2>&1 | head -1) (the errors are above; log: $cache/build-amd64.log)"
   local bin=.build-release/release/thunderstorm out=$cache/out/amd64
   mkdir -p "$out"
   cp "$bin" "$out/thunderstorm"
@@ -390,27 +414,11 @@ build_arm64() {
   stage_done "SDK bundle"
 
   stage "swift build --swift-sdk thunderstorm-arm64 ${build_flags[*]} -j $jobs (sid Swift $compiler_version, in the chroot)"
-  local genv status=0 peak=0 sum
+  local genv status=0
   mapfile -t genv < <(git_env)
-  chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 "${genv[@]}" \
+  measured "arm64 build" "$x/build.log" chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 "${genv[@]}" \
     swift build "${build_flags[@]}" -j "$jobs" --package-path /src --scratch-path /x/scratch \
-    --swift-sdks-path /x/sdks --swift-sdk thunderstorm-arm64 > >(tee "$x/build.log") 2>&1 &
-  build_pid=$!
-  local cpu cpu_before
-  children_cpu; cpu_before=$cpu
-  # The build's peak memory, all its processes together (sampled once a second).
-  while kill -0 "$build_pid" 2>/dev/null; do
-    sum=$(ps -eo pid=,ppid=,rss= | awk -v root="$build_pid" '
-      { parent[$1] = $2; rss[$1] = $3 }
-      END { for (p in parent) { q = p; while (q != "" && q != 0 && q != 1) { if (q == root) { t += rss[p]; break } q = parent[q] } } print t + 0 }')
-    [ "$sum" -gt "$peak" ] && peak=$sum
-    sleep 1
-  done
-  wait "$build_pid" || status=$?
-  build_pid=
-  stage_done "arm64 build"
-  children_cpu
-  say "arm64 build CPU time (user + system): $((cpu - cpu_before)) s; peak RSS, all processes together: $peak KiB"
+    --swift-sdks-path /x/sdks --swift-sdk thunderstorm-arm64 || status=$?
   if [ "$status" != 0 ]; then
     # What a moved sid most likely breaks: its runtime wanting glibc symbols bookworm lacks.
     local missing
