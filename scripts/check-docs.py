@@ -163,6 +163,7 @@ def shell_commands(lines):
 def normal(command):
     command = " ".join(command.split())
     command = re.sub(r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+", "", command)  # VAR=value prefixes
+    command = re.sub(r"^sudo\s+", "", command)  # CI runs as root
     command = re.sub(r"(?:swift run thunderstorm|\"?\$\{?(?:bin|release_bin)\}?\"?|(?:\./)?\.build[\w-]*/(?:release|debug)/thunderstorm|\./thunderstorm)(?=\s|$)",
                      "thunderstorm", command)
     command = re.sub(r"^(?:python3|bash|sh) (scripts/)", r"\1", command)
