@@ -7,6 +7,7 @@ import os
 import re
 import statistics
 import subprocess
+import sys
 import time
 
 import vboard
@@ -17,14 +18,16 @@ BUTTON_LINES = {"A": 17, "B": 27, "C": 22}
 WEATHER_PORT = 8080
 
 
-def board_file(i2c_bus, label="pinctrl-bcm2711", display="ssd1306", address="0x3C", geometry="128x64", **options):
-    """The board file of the VM's build: the reference Pi 4 build's parts on the VM's devices.
-    Screens neither rotate nor orbit, so what the glass shows at a moment is known."""
+def board_file(i2c_bus, label="pinctrl-bcm2711", display="ssd1306", address="0x3C", geometry="128x64",
+               gps="/dev/ttyS1", **options):
+    """The board file of the VM's build: the reference Pi 4 build's parts on the VM's devices
+    (`gps`: the VM's UART for the receiver, Device.gps_device). Screens neither rotate nor
+    orbit, so what the glass shows at a moment is known."""
     display_part = dict({"kind": display, "bus": i2c_bus, "address": address, "geometry": geometry}, **options)
     return {
         "schema": 1,
         "name": "Virtual board (%s)" % label,
-        "gps": {"device": "/dev/ttyS1", "baud": 9600},
+        "gps": {"device": gps, "baud": 9600},
         "display": display_part,
         "buttons": [
             {"name": name, "chip": label, "line": "GPIO%d" % line, "activeLow": True, "bias": "pull-up"}
@@ -39,11 +42,33 @@ def board_file(i2c_bus, label="pinctrl-bcm2711", display="ssd1306", address="0x3
 
 
 class Device:
+    """The installed daemon in a VM. Two ways in: the Debian package (VBOARD_DEB: `apt install
+    ./thunderstorm_VERSION_ARCH.deb`, then `thunderstorm setup BOARD`; the arm64 roots), or the
+    project's scripts with a bare binary (VBOARD_BINARY: setup-pi.sh and install.sh; x86-64)."""
+
     def __init__(self, vm, binary):
         self.vm = vm
-        # The same release binary reads the bus log back on the host (`thunderstorm glass`);
-        # VBOARD_HOST_TOOL names another build for that when the one in the VM is older.
-        self.binary = os.environ.get("VBOARD_HOST_TOOL") or binary
+        self.deb = os.environ.get("VBOARD_DEB") or None
+        self.packaged = bool(self.deb)
+        # Where the installed daemon is: the package's /usr/bin, or install.sh's /usr/local/bin.
+        self.bin = "/usr/bin/thunderstorm" if self.packaged else "/usr/local/bin/thunderstorm"
+        self.gps_device = vm.arch["gps"]
+        self.setup_emulated = False
+        # The host reads the bus log back with the project's own `thunderstorm glass`: the
+        # binary under test, or VBOARD_HOST_TOOL (another build, when the VM's is older). An
+        # arm64 binary runs here under qemu-aarch64 (user mode) against the root's libraries;
+        # from a package, it is taken out of the .deb.
+        tool = os.environ.get("VBOARD_HOST_TOOL") or binary or (self._from_deb(self.deb) if self.deb else None)
+        self.host_tool = [tool]
+        if not os.environ.get("VBOARD_HOST_TOOL") and vm.disk.arch == "arm64":
+            self.host_tool = ["qemu-aarch64-static", "-L", os.path.join(vboard.CACHE, "roots", vm.disk.release), tool]
+        self.binary = tool
+
+    def _from_deb(self, deb):
+        out = os.path.join(self.vm.workdir, "deb-tree")
+        if not os.path.exists(out):
+            subprocess.run(["dpkg-deb", "-x", deb, out], check=True)
+        return os.path.join(out, "usr", "bin", "thunderstorm")
 
     # --- parts ------------------------------------------------------------------------------
     # The parts are systemd units of the guest, enabled and synced, so that after a power cut
@@ -86,6 +111,45 @@ class Device:
     def install(self, board_path):
         return self.vm.sh("cd %s/src && scripts/install.sh --binary %s/thunderstorm --board %s 2>&1"
                           % (OPT, OPT, board_path), timeout=300)
+
+    # --- the package ----------------------------------------------------------------------------
+    def apt_install(self, deb=None):
+        """`apt install ./thunderstorm_VERSION_ARCH.deb` in /opt/vboard, offline: the roots hold
+        the package's dependencies (a missing one fails here, naming it)."""
+        # No --no-download (the VM has no network anyway): with it, bookworm's apt 2.6 stops on a
+        # .deb given by path with "Internal Error, Pathname to install is not absolute".
+        name = os.path.basename(deb or self.deb)
+        return self.vm.sh("cd %s && DEBIAN_FRONTEND=noninteractive apt-get install -y "
+                          "-o Dpkg::Use-Pty=0 ./%s 2>&1" % (OPT, name), timeout=900)
+
+    def setup(self, board_path):
+        """`thunderstorm setup BOARD`: the board chosen, the service enabled and started. A
+        package whose binary predates `setup` gets what setup does done by the test instead
+        (the board file written and synced, the service enabled and restarted), and says so
+        in its output and on stderr: that run does not test `setup`."""
+        if self.vm.run("%s --help 2>&1 | grep -Eq '^ +setup( |$)'" % self.bin)["rc"] != 0:
+            self.setup_emulated = True
+            note = "vboard: %s has no `setup` command; the test wrote the board file and started the service" % self.bin
+            sys.stderr.write(note + "\n")
+            return self.vm.sh("install -D -m 644 %s /etc/thunderstorm/board.json && sync && "
+                              "systemctl enable thunderstorm 2>&1 && sync && systemctl restart thunderstorm && echo '%s'"
+                              % (board_path, note.replace("`", "")), timeout=300)
+        return self.vm.sh("%s setup %s 2>&1" % (self.bin, board_path), timeout=300)
+
+    def package_version(self):
+        return self.vm.sh("dpkg-query -W -f '${Status} ${Version}' thunderstorm 2>/dev/null || true").strip()
+
+    def install_daemon(self, board_path):
+        """The daemon installed and started on `board_path`, the way this run installs it."""
+        if self.packaged:
+            out = self.apt_install()
+            assert self.package_version().startswith("install ok installed"), out
+            return out + self.setup(board_path)
+        out = self.setup_pi()
+        assert "skipped" in out, out  # not a Pi: says what it skipped
+        out = self.install(board_path)
+        assert "install.sh: installed" in out, out
+        return out
 
     # --- what systemd says --------------------------------------------------------------------
     def show(self, *properties):
@@ -137,7 +201,7 @@ class Device:
         return path
 
     def glass(self, log, display="ssd1306-128x64", until=None, png=None, address=None):
-        argv = [self.binary, "glass", log, "--display", display]
+        argv = self.host_tool + ["glass", log, "--display", display]
         if until is not None:
             argv += ["--until", "%.6f" % until]
         if png:

@@ -17,9 +17,12 @@ import vboard
 
 ROOTS = os.environ.get("VBOARD_ROOTS", "bookworm trixie").split()
 BINARY = os.environ.get("VBOARD_BINARY")
+DEB = os.environ.get("VBOARD_DEB")
 RESULTS = os.environ.get("VBOARD_RESULTS")
+NOTHING = ("no daemon to install: VBOARD_BINARY or VBOARD_DEB (arm64 roots: the package, "
+           "dist/thunderstorm_VERSION_arm64.deb) is not set; run scripts/virtual-board.sh test")
 
-pytestmark = pytest.mark.skipif(not BINARY, reason="VBOARD_BINARY is not set: run scripts/virtual-board.sh test")
+pytestmark = pytest.mark.skipif(not (BINARY or DEB), reason=NOTHING)
 
 
 def record(root, key, value):
@@ -49,7 +52,7 @@ class Board:
         d.weather()
         self.gps = vboard.GPSFeeder(self.vm)
         self.gps.start()
-        self.board = dev.board_file(self.bus)
+        self.board = dev.board_file(self.bus, gps=d.gps_device)
         self.board_path = d.write_board(self.board)
 
 
@@ -64,15 +67,14 @@ def board(request):
     b.disk.remove()
 
 
+@pytest.mark.ci_arm64
 def test_install_ready_fix_glass(board):
     b, d = board, board.device
     b.start_parts()
-    out = d.setup_pi()
-    assert "skipped" in out, out  # not a Pi: says what it skipped
-    started = b.vm.run("true")["ended"]
-    out = d.install(b.board_path)
-    assert "install.sh: installed" in out, out
+    t0 = time.monotonic()
+    d.install_daemon(b.board_path)
     d.wait_active()
+    record(b.root, "install_to_ready_s", "%.1f (%s)" % (time.monotonic() - t0, "apt install + thunderstorm setup" if d.packaged else "setup-pi.sh + install.sh"))
     # READY=1 comes after the first frame: the service is active only then.
     props = d.show("ActiveEnterTimestampMonotonic", "ExecMainStartTimestampMonotonic", "NRestarts")
     ready_s = (int(props["ActiveEnterTimestampMonotonic"]) - int(props["ExecMainStartTimestampMonotonic"])) / 1e6
@@ -81,7 +83,7 @@ def test_install_ready_fix_glass(board):
     log = d.fetch_log(b.workdir)
     first = dev.bus_times(log)
     assert first, "READY=1 before any byte reached the panel"
-    # The fix from the GPS on ttyS1 reaches STATUS=.
+    # The fix from the GPS on ttyS1 (ttyAMA0 on arm64) reaches STATUS=.
     status = d.wait_status(r"GPS .*(3D|fix)", timeout=120)
     record(b.root, "status", repr(status))
     # The glass: the place, the weather and the time. The clock needs a time the daemon trusts:
@@ -234,6 +236,7 @@ def settle(b, pattern, after):
     return line
 
 
+@pytest.mark.ci_arm64
 def test_each_gesture_once_with_bounce(board):
     """Every button, short and long, with contact bounce on press and release: one gesture
     each (a second would undo a toggle, save twice or skip a screen), the store commits it, and
@@ -283,6 +286,7 @@ def test_each_gesture_once_with_bounce(board):
     assert all(seen[i] != seen[i + 1] for i in range(len(seen) - 1)), seen
 
 
+@pytest.mark.ci_arm64
 def test_press_to_glass(board):
     """20 short presses of C (12/24 h): from the gpio-sim edge (the guest's CLOCK_MONOTONIC right
     after the pull was written) to the last byte of the frame on the bus (the adapter's stamp
@@ -325,7 +329,7 @@ def test_line_held_by_another_process(board):
     b, d = board, board.device
     b.vm.sh("systemctl stop thunderstorm")
     chip = b.chip["chip"]
-    if b.root == "trixie":  # libgpiod 2.x: the real gpiomon
+    if vboard.release_of(b.root) == "trixie":  # libgpiod 2.x: the real gpiomon
         holder = "gpiomon -c %s GPIO17" % chip
     else:  # bookworm's gpiomon is libgpiod 1.6: v1 uAPI only, which this kernel lacks
         holder = "python3 %s/guest/hold_line.py %s 17" % (dev.OPT, chip)
@@ -355,6 +359,7 @@ def test_gps_silent_and_back(board):
     d.wait_status(r"GPS 3D fix", timeout=60)
 
 
+@pytest.mark.ci_arm64
 def test_reload_stop_and_pi5_label(board):
     """systemctl reload with a changed board file (the panel at 0x3D), then with a broken one
     (kept running on the last good one, one line), then stop: exit 0 and the panel off. Then the
@@ -399,7 +404,7 @@ def test_reload_stop_and_pi5_label(board):
     assert last.split(" 3D: ", 1)[1].startswith("00") and " AE" in last, last  # display off (SSD1306 §10.1.12)
     # The Pi 5: the same board on pinctrl-rp1.
     b.chip = d.buttons(label="pinctrl-rp1")
-    b.board = dev.board_file(b.bus, label="pinctrl-rp1")
+    b.board = dev.board_file(b.bus, label="pinctrl-rp1", gps=d.gps_device)
     d.write_board(b.board, "/etc/thunderstorm/board.json")
     before = d.journal_count()
     b.vm.sh("systemctl start thunderstorm")
@@ -414,7 +419,7 @@ def switch_panel(b, devices, display, **options):
     d = b.device
     b.vm.sh("systemctl stop thunderstorm vboard-i2c")
     b.bus = d.i2c(devices)
-    board = dev.board_file(b.bus, label=b.chip["label"], display=display, **options)
+    board = dev.board_file(b.bus, label=b.chip["label"], display=display, gps=d.gps_device, **options)
     d.write_board(board, "/etc/thunderstorm/board.json")
     b.vm.sh("systemctl start thunderstorm")
     d.wait_active()
@@ -430,7 +435,7 @@ def test_other_panels_and_a_broken_driver(board):
     b, d = board, board.device
     b.vm.sh("systemctl stop thunderstorm")
     for key, value in [("temperature", "celsius"), ("units", "metric"), ("clock", "24h")]:
-        b.vm.sh("/usr/local/bin/thunderstorm store set --dir /var/lib/private/thunderstorm %s %s" % (key, value))
+        b.vm.sh(d.bin + " store set --dir /var/lib/private/thunderstorm %s %s" % (key, value))
     switch_panel(b, "sh1106@3c,bme280@76", "sh1106")
     glass = d.glass(d.fetch_log(b.workdir), display="sh1106-128x64")
     assert glass["modelErrors"] == [], glass
@@ -455,6 +460,58 @@ def test_other_panels_and_a_broken_driver(board):
     switch_panel(b, "ssd1306@3c,ssd1306@3d,bme280@76", "ssd1306")
 
 
+@pytest.mark.ci_arm64
+def test_parts_appear_after_the_service_started(board):
+    """The button chip and the I²C adapter come after the daemon (a HAT's driver loaded late, a
+    USB adapter plugged in later): started without them it runs and says what is missing, then
+    takes each when it appears, with no restart: the buttons' lines are requested, the panel
+    draws, and a press is a gesture."""
+    b, d = board, board.device
+    b.vm.sh("systemctl stop thunderstorm vboard-i2c && echo 0 > /sys/kernel/config/gpio-sim/vboard/live")
+    assert b.vm.run("test -e /dev/%s" % b.chip["chip"])["rc"] != 0, "the button chip is still there"
+    before = d.journal_count()
+    b.vm.sh("systemctl start --no-block thunderstorm")
+    b.vm.wait_for('s=$(systemctl is-active thunderstorm); [ "$s" = active ] || [ "$s" = activating ]', 60,
+                  what="the service running without its parts")
+    time.sleep(5)
+    status = d.show("StatusText")["StatusText"]
+    record(b.root, "without_parts_status", repr(status))
+    t0 = time.monotonic()
+    b.chip = d.buttons(label=b.chip["label"])
+    bus = d.i2c()
+    assert bus == b.bus, "the adapter came back as %s, not %s: the board file names the old one" % (bus, b.bus)
+    d.wait_active(timeout=120)
+    d.wait_journal(r"buttons .*: requested", after=before, timeout=90)
+    d.wait_status(r"^(?!.*(gone|missing|no such))", timeout=90)
+    record(b.root, "parts_appeared_to_active_s", "%.1f" % (time.monotonic() - t0))
+    assert d.show("NRestarts")["NRestarts"] == "0"
+    mark = d.journal_count()
+    d.press("A", hold_ms=120, bounce=4)
+    d.wait_journal(r"settings: ", after=mark)
+    time.sleep(2)
+    assert "Berlin" in dev.texts(glass_now(b))
+
+
+@pytest.mark.ci_arm64
+def test_libgpiod_mapped_on_trixie(board):
+    """On Debian 13 the buttons go through libgpiod 2 (libgpiod.so.3, dlopen'd): the running
+    daemon's /proc/PID/maps shows it. On Debian 12 (libgpiod 1.6 only) the kernel's uAPI v2."""
+    b, d = board, board.device
+    probe = b.vm.sh("%s hal probe 2>&1" % d.bin, check=False)
+    record(b.root, "hal_probe", repr([l for l in probe.splitlines() if "gpio" in l.lower()][:4]))
+    if b.vm.run("grep -q libgpiod.so.3 %s" % d.bin)["rc"] != 0:
+        pytest.skip("this build does not load libgpiod (no libgpiod.so.3 in %s): the libgpiod "
+                    "change has not landed in it" % d.bin)
+    pid = d.show("MainPID")["MainPID"]
+    maps = b.vm.sh("grep -o '[^ ]*libgpiod[^ ]*' /proc/%s/maps | sort -u || true" % pid).split()
+    record(b.root, "libgpiod_in_maps", repr(maps))
+    if vboard.release_of(b.root) == "trixie":
+        assert any("libgpiod.so.3" in m for m in maps), maps
+    else:
+        assert not any("libgpiod.so.3" in m for m in maps), maps
+
+
+@pytest.mark.ci_arm64
 def test_power_cut_after_acknowledged_commit(board):
     """The VM killed right after the journal acknowledged a commit: the setting is there after
     the next boot, and the store checks clean."""
@@ -474,8 +531,8 @@ def test_power_cut_after_acknowledged_commit(board):
     ready = int(d.show("ActiveEnterTimestampMonotonic")["ActiveEnterTimestampMonotonic"]) / 1e6
     record(b.root, "kernel_boot_to_ready_s", "%.1f" % ready)
     b.vm.sh("systemctl stop thunderstorm")
-    store = json.loads(b.vm.sh("/usr/local/bin/thunderstorm store show --dir /var/lib/private/thunderstorm"))
+    store = json.loads(b.vm.sh(d.bin + " store show --dir /var/lib/private/thunderstorm"))
     assert store["settings"] == acknowledged, (store, line)
     assert store["health"] == "store ok" and len(store["locations"]) == 1, store
-    check = b.vm.run("/usr/local/bin/thunderstorm store check --dir /var/lib/private/thunderstorm")
+    check = b.vm.run(d.bin + " store check --dir /var/lib/private/thunderstorm")
     assert check["rc"] == 0, check

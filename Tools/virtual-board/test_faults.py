@@ -15,9 +15,9 @@ import pytest
 
 import device as dev
 import vboard
-from test_device import BINARY, ROOTS, glass_now, record
+from test_device import BINARY, DEB, NOTHING, ROOTS, glass_now, record
 
-pytestmark = pytest.mark.skipif(not BINARY, reason="VBOARD_BINARY is not set: run scripts/virtual-board.sh test")
+pytestmark = pytest.mark.skipif(not (BINARY or DEB), reason=NOTHING)
 
 GPS_MINUTES = float(os.environ.get("VBOARD_GPS_MINUTES", "2"))
 STATE = "/var/lib/private/thunderstorm"
@@ -46,10 +46,9 @@ class FaultBoard:
               "mount /dev/mapper/card /var/lib/private && chmod 700 /var/lib/private")
         self.gps = vboard.GPSFeeder(vm)
         self.gps.start()
-        self.board = dev.board_file(self.bus)
+        self.board = dev.board_file(self.bus, gps=d.gps_device)
         path = d.write_board(self.board)
-        d.setup_pi()
-        d.install(path)
+        d.install_daemon(path)
         d.wait_active()
         d.wait_status(r"GPS 3D fix", timeout=120)
 
@@ -128,7 +127,7 @@ def test_card_hangs_10s_change_written_after(faults):
     assert props == {"NRestarts": "0", "ActiveState": "active"}, props
     b.vm.sh("systemctl stop thunderstorm")
     import json
-    store = json.loads(b.vm.sh("/usr/local/bin/thunderstorm store show --dir %s" % STATE))
+    store = json.loads(b.vm.sh(b.device.bin + " store show --dir %s" % STATE))
     assert store["settings"]["temperature"] == acknowledged, (store, line)
     b.vm.sh("systemctl start thunderstorm")
     d.wait_active()
@@ -222,9 +221,9 @@ def test_card_returns_eio_change_kept_written_after(faults):
     b.vm.sh("systemctl stop thunderstorm")
     b.vm.sh("sync; echo 3 > /proc/sys/vm/drop_caches")
     import json
-    store = json.loads(b.vm.sh("/usr/local/bin/thunderstorm store show --dir %s" % STATE))
+    store = json.loads(b.vm.sh(b.device.bin + " store show --dir %s" % STATE))
     assert store["settings"]["units"] == units and store["health"] == "store ok", (store, line)
-    check = b.vm.run("/usr/local/bin/thunderstorm store check --dir %s" % STATE)
+    check = b.vm.run(b.device.bin + " store check --dir %s" % STATE)
     assert check["rc"] == 0, check
     b.vm.sh("systemctl start thunderstorm")
     d.wait_active()
@@ -279,7 +278,7 @@ def test_gps_115200_10hz_nothing_lost(faults):
     b, d = faults, faults.device
     b.gps.stop()
     time.sleep(1.5)
-    board = dict(b.board, gps={"device": "/dev/ttyS1", "baud": 115200})
+    board = dict(b.board, gps={"device": b.device.gps_device, "baud": 115200})
     d.write_board(board, "/etc/thunderstorm/board.json")
     before = d.journal_count()
     fast = vboard.GPSFeeder(b.vm, baud=115200, rate_hz=10, sentences=vboard.GPSFeeder.ublox_m8_berlin)
@@ -348,7 +347,7 @@ def test_noisy_line_quietened_and_back(faults):
     import json
     import threading
     b.vm.sh("systemctl stop thunderstorm")  # the store is read only when the daemon is stopped
-    settings = json.loads(b.vm.sh("/usr/local/bin/thunderstorm store show --dir %s" % STATE))["settings"]
+    settings = json.loads(b.vm.sh(b.device.bin + " store show --dir %s" % STATE))["settings"]
     b.vm.sh("systemctl start thunderstorm")
     d.wait_active()
     pid = d.show("MainPID")["MainPID"]
@@ -407,7 +406,7 @@ def test_noisy_line_quietened_and_back(faults):
     assert len([l for l in lines if "a floating line or a broken wire" in l]) == 1, lines
     # The store: the noise changed nothing; the press changed the temperature unit alone.
     b.vm.sh("systemctl stop thunderstorm")
-    after = json.loads(b.vm.sh("/usr/local/bin/thunderstorm store show --dir %s" % STATE))["settings"]
+    after = json.loads(b.vm.sh(b.device.bin + " store show --dir %s" % STATE))["settings"]
     b.vm.sh("systemctl start thunderstorm")
     d.wait_active()
     other = {"celsius": "fahrenheit", "fahrenheit": "celsius"}[settings["temperature"]]

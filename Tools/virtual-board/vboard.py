@@ -142,7 +142,9 @@ class VM:
         init (under TCG, an `Oops: int3` while the kernel patches its own code has been seen at
         2.7 s into a boot: an emulator race, not the system under test) is booted once more,
         saying so; the failed console is kept beside the new one. Nothing was written to the
-        disk by then, so the second boot is the same boot."""
+        disk by then, so the second boot is the same boot. `timeout`: the arch's by default
+        (an arm64 guest under TCG boots several times slower)."""
+        timeout = timeout or self.arch["boot_timeout"]
         try:
             return self._boot(timeout)
         except GuestError:
