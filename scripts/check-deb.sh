@@ -7,7 +7,7 @@
 #      from the release's mirror:
 #        install   `apt-get install ./DEB`: the groups gpio/i2c/dialout, the enable symlink, the
 #                  "choose your board" line, nothing started; `thunderstorm setup raspberry-pi-4`
-#                  writes /etc/thunderstorm/board.json
+#                  writes /etc/thunderstorm/board.json, durably (strace, check-sync-order.py)
 #        upgrade   a second package, same binary, version V+check1 (package-deb.sh --version):
 #                  the board file and the state (/var/lib/private/thunderstorm, as DynamicUser=
 #                  leaves it) kept, the new version runs
@@ -201,9 +201,15 @@ for release in $releases; do
   left "$root" install
 
   # Choose the board; then the state a started DynamicUser= service would have left.
-  inside "$root" thunderstorm setup raspberry-pi-4 >"$work/$release/setup.log" 2>&1 \
+  strace -f -y -qq -o "$work/$release/setup.trace" -e trace=fsync,fdatasync,rename,renameat,renameat2,unlink,unlinkat,rmdir \
+    chroot "$root" thunderstorm setup raspberry-pi-4 >"$work/$release/setup.log" 2>&1 \
     || { cat "$work/$release/setup.log"; fail "$release: thunderstorm setup failed"; }
   sed 's/^/  setup: /' "$work/$release/setup.log"
+  # The board file renamed into place after its own fdatasync, then /etc/thunderstorm fsync'd;
+  # /etc/thunderstorm itself new, so /etc fsync'd too.
+  python3 "$here/scripts/check-sync-order.py" "$work/$release/setup.trace" --renamed /etc/thunderstorm/board.json --synced /etc \
+    || fail "$release: thunderstorm setup did not write /etc/thunderstorm/board.json durably (trace above)"
+  echo "  setup: durable (scripts/check-sync-order.py: board.json fdatasync'd, renamed, /etc/thunderstorm and /etc fsync'd)"
   cmp -s "$root/etc/thunderstorm/board.json" "$here/board/raspberry-pi-4.json" || fail "$release: board.json is not raspberry-pi-4.json"
   [ "$(stat -c %a "$root/etc/thunderstorm/board.json")" = 644 ] || fail "$release: board.json is not 0644"
   mkdir -p "$root/var/lib/private/thunderstorm"

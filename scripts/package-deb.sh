@@ -53,7 +53,8 @@ case "$arch" in
   arm64) machine="AArch64"; cross_strip=(aarch64-linux-gnu-strip llvm-strip llvm-strip-19 llvm-strip-17 llvm-strip-16 llvm-strip-14) ;;
   *) usage ;;
 esac
-readelf -h "$binary" | grep -q "Machine: .*$machine" || fail 65 "$binary is not an $arch binary: $(readelf -h "$binary" | sed -n 's/^ *Machine: *//p')"
+header=$(readelf -h "$binary")
+grep -q "Machine: .*$machine" <<<"$header" || fail 65 "$binary is not an $arch binary: $(sed -n 's/^ *Machine: *//p' <<<"$header")"
 
 # --- Depends, from the binary ---------------------------------------------------------------
 newest() { readelf -V "$binary" | grep -o "$1[0-9.]*" | sed "s/^$1//" | sort -uV | tail -n 1; }
@@ -100,7 +101,9 @@ install -m 755 "$binary" "$root/usr/bin/thunderstorm"
 # stripped already (scripts/build-deb.sh strips its copy) is taken as it is, so packaging an arm64
 # binary needs no arm64 strip here.
 stripped=0
-if ! readelf -S "$binary" | grep -qE '\] \.(symtab|comment) '; then stripped=1; fi
+# (readelf's whole output first: with pipefail, grep -q quitting early would fail the pipeline.)
+sections=$(readelf -S "$binary")
+if ! grep -qE '\] \.(symtab|comment) ' <<<"$sections"; then stripped=1; fi
 for tool in strip "${cross_strip[@]}"; do
   [ "$stripped" -eq 0 ] || break
   command -v "$tool" >/dev/null || continue
