@@ -206,7 +206,9 @@ for release in $releases; do
     || { cat "$work/$release/setup.log"; fail "$release: thunderstorm setup failed"; }
   sed 's/^/  setup: /' "$work/$release/setup.log"
   # The board file renamed into place after its own fdatasync, then /etc/thunderstorm fsync'd;
-  # /etc/thunderstorm itself new, so /etc fsync'd too.
+  # /etc/thunderstorm itself new, so /etc fsync'd too. strace -y names descriptors by their path
+  # outside the chroot, the calls' own paths are the chroot's: the root is cut from the first.
+  sed -i "s|<$root/|</|g; s|<$root>|</>|g" "$work/$release/setup.trace"
   python3 "$here/scripts/check-sync-order.py" "$work/$release/setup.trace" --renamed /etc/thunderstorm/board.json --synced /etc \
     || fail "$release: thunderstorm setup did not write /etc/thunderstorm/board.json durably (trace above)"
   echo "  setup: durable (scripts/check-sync-order.py: board.json fdatasync'd, renamed, /etc/thunderstorm and /etc fsync'd)"
