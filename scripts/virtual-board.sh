@@ -26,7 +26,8 @@
 #   scripts/virtual-board.sh shell ROOT       boot ROOT and run the lines read from standard input
 #                                             in it (with VBOARD_BINARY, that binary is in
 #                                             /opt/vboard/thunderstorm; VBOARD_DEB is in /opt/vboard)
-# VBOARD_PYTEST_ARGS is passed to pytest: `-m ci_arm64` is the arm64 subset CI runs.
+# VBOARD_PYTEST_ARGS is passed to pytest (VBOARD_PYTEST_ARGS_ARM64, when set, instead of it for
+# the arm64 roots): `-m ci_arm64` is the arm64 subset CI runs.
 #
 # Cache: $VBOARD_CACHE (default .build-vboard/, ignored by git): the kernels' packages, the
 # roots, the initramfs images. A built root is reused; delete its folder to start again. The
@@ -205,9 +206,9 @@ make_root_arm64() {  # make_root_arm64 RELEASE
   local release=$1 name=arm64-$1
   local root=$cache/roots/$name work=$cache/work-$name
   [ -f "$root/.vboard-done" ] && return 0
-  rm -rf "$root" "$work"; mkdir -p "$(dirname "$root")" "$work"
   local t0=$SECONDS
   if arm64_binfmt; then
+    rm -rf "$root" "$work"; mkdir -p "$(dirname "$root")"
     say "debootstrap --arch arm64 $release (second stage through qemu-user)"
     debootstrap --arch arm64 --variant=minbase \
       --include="${root_packages/initramfs-tools,/},${root_extra_arm64[$release]}" \
@@ -222,6 +223,10 @@ make_root_arm64() {  # make_root_arm64 RELEASE
     return 0
   fi
   say "no binfmt_misc for arm64 here: debootstrap's second stage runs in an arm64 VM (TCG; tens of minutes)"
+  # A second stage that finished (tens of minutes under TCG) is not run again if what came
+  # after it failed: $work/second-stage.done.
+  if [ ! -f "$work/second-stage.done" ]; then
+  rm -rf "$root" "$work"; mkdir -p "$(dirname "$root")" "$work"
   say "debootstrap --arch arm64 --foreign $release (first stage)"
   debootstrap --arch arm64 --foreign --variant=minbase \
     --include="${root_packages/initramfs-tools,/},${root_extra_arm64[$release]}" \
@@ -240,22 +245,31 @@ echo b >/proc/sysrq-trigger
 EOF
   chmod 755 "$work/root/vboard-second-stage"
   mkfs.ext4 -q -F -L vboard -d "$work/root" "$work/root.img" 2G
+  # cache=unsafe: dpkg's many fsyncs stay in this machine's page cache (the VM syncs and
+  # remounts read-only before it stops; no power cut is tested here).
   say "debootstrap $name: second stage in the arm64 VM (TCG; minutes)"
   timeout 3600 qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -m 1024 -accel tcg,thread=multi \
     -nodefaults -display none -no-reboot \
     -kernel "$cache/${kernel_dir[arm64]}/vmlinuz" -initrd "$cache/${initrd_of[arm64]}" \
     -append "root=/dev/vda rw console=hvc0 panic=-1 init=/vboard-second-stage" \
-    -drive "file=$work/root.img,if=virtio,format=raw,cache=writeback" \
+    -drive "file=$work/root.img,if=virtio,format=raw,cache=unsafe" \
     -device virtio-serial-pci -chardev "file,id=console,path=$cache/second-stage-$name.log" \
     -device virtconsole,chardev=console -nic none </dev/null >"$work/qemu.log" 2>&1 \
     || die 69 "the arm64 VM of $name's second stage failed: $(tail -5 "$work/qemu.log")"
   local rc
   rc=$(debugfs -R "cat /vboard-second-stage.rc" "$work/root.img" 2>/dev/null | tr -dc 0-9)
   [ "$rc" = 0 ] || { tail -30 "$cache/second-stage-$name.log" >&2; die 69 "debootstrap $name (second stage) failed: rc '$rc'"; }
+  touch "$work/second-stage.done"
+  fi
   # The image's files back into a folder, as the x86-64 roots are (vboard.Disk makes each
-  # scenario's disk from it with mkfs.ext4 -d).
-  mkdir -p "$work/mnt" "$root"
-  mount -o loop,ro "$work/root.img" "$work/mnt"
+  # scenario's disk from it with mkfs.ext4 -d). The guest's last remount read-only can find /
+  # busy, so its journal is replayed here first (a read-only loop device cannot replay it);
+  # e2fsck exits 1 when it corrected something, which is expected.
+  local fsck=0
+  e2fsck -fy "$work/root.img" >"$work/e2fsck.log" 2>&1 || fsck=$?
+  [ "$fsck" -le 1 ] || die 69 "e2fsck of $name's image: $(tail -3 "$work/e2fsck.log")"
+  rm -rf "$root"; mkdir -p "$work/mnt" "$root"
+  mount -o loop,ro "$work/root.img" "$work/mnt" || die 69 "cannot mount $name's image (a loop device is needed)"
   cp -a "$work/mnt/." "$root/" && umount "$work/mnt" || { umount "$work/mnt"; die 69 "cannot copy $name out of its image"; }
   rm -f "$root/vboard-second-stage" "$root/vboard-second-stage.rc"
   rm -rf "$work"
@@ -434,7 +448,7 @@ case "${1:-}" in
         else
           VBOARD_CACHE=$cache VBOARD_BINARY=${VBOARD_BINARY_ARM64:-} VBOARD_DEB=${VBOARD_DEB:-} \
             VBOARD_DEB_NEXT=${VBOARD_DEB_NEXT:-} VBOARD_KERNEL_ABI=$(abi "$arch") VBOARD_ROOTS=$1 \
-            python3 -m pytest -v -p no:cacheprovider Tools/virtual-board ${VBOARD_PYTEST_ARGS:-}
+            python3 -m pytest -v -p no:cacheprovider Tools/virtual-board ${VBOARD_PYTEST_ARGS_ARM64-${VBOARD_PYTEST_ARGS:-}}
         fi
         local rc=$?
         echo "virtual board, $1 root: $((SECONDS - t0)) s"

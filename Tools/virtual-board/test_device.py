@@ -410,7 +410,9 @@ def test_reload_stop_and_pi5_label(board):
     b.vm.sh("systemctl start thunderstorm")
     d.wait_active()
     d.press("A", hold_ms=120, bounce=4)
-    d.wait_journal(r"settings: fahrenheit", after=before)
+    # One gesture on the rp1-labelled chip (which way A toggles depends on the scenarios run
+    # before this one: CI's arm64 subset leaves out the one that pressed A last).
+    d.wait_journal(r"settings: (fahrenheit|celsius)", after=before)
 
 
 def switch_panel(b, devices, display, **options):

@@ -42,7 +42,10 @@ def setup(label, lines):
         subprocess.run(["mount", "-t", "configfs", "none", "/sys/kernel/config"], check=False)
     chip_dir = os.path.join(CONFIGFS, NAME)
     if os.path.isdir(chip_dir):
-        write(os.path.join(chip_dir, "live"), "0")
+        with open(os.path.join(chip_dir, "live")) as f:
+            live = f.read().strip() == "1"
+        if live:  # (a chip taken away by `echo 0 > live` is not live: writing 0 again fails)
+            write(os.path.join(chip_dir, "live"), "0")
         for line in glob.glob(os.path.join(chip_dir, "bank0", "line*")):
             os.rmdir(line)
         os.rmdir(os.path.join(chip_dir, "bank0"))
