@@ -121,7 +121,6 @@ def test_setup_then_power_cut(pkg):
     d.wait_status(r"GPS .*(3D|fix)", timeout=180)
 
 
-@pytest.mark.ci_arm64
 def test_upgrade_then_power_cut(pkg):
     """A setting committed, then `apt install ./thunderstorm_NEXT…deb` (a higher version) and a
     power cut 1–30 s later: the new version installed and whole, the board and the setting kept,
@@ -154,7 +153,6 @@ def test_upgrade_then_power_cut(pkg):
     d.wait_active(timeout=300)
 
 
-@pytest.mark.ci_arm64
 def test_remove_then_power_cut_and_purge(pkg):
     """apt remove: the service stopped and gone; a power cut 1–30 s later: still gone after the
     boot (no unit, no process, no binary), the configuration kept (dpkg's config-files state).

@@ -83,7 +83,6 @@ def vm(request):
     machine.disk.remove()
 
 
-@pytest.mark.ci_arm64
 def test_kernel_and_userland_are_the_roots_arch(vm):
     root, v = vm
     machine = v.sh("uname -m").strip()
@@ -95,7 +94,6 @@ def test_kernel_and_userland_are_the_roots_arch(vm):
     record(root, "systemd_analyze", repr(boot))
 
 
-@pytest.mark.ci_arm64
 def test_gps_on_the_uart_whole_and_paced(vm):
     """Eight seconds of a NEO-6M's sentences at 9600 Bd: every one arrives with a valid
     checksum on the arch's UART (the PL011 driver `uart-pl011` on arm64), at about 960 B/s."""
@@ -124,7 +122,6 @@ def test_gps_on_the_uart_whole_and_paced(vm):
     assert len(text) < 9 * 960 * 1.1, len(text)
 
 
-@pytest.mark.ci_arm64
 def test_button_chip_with_the_pis_label_and_bounce(vm):
     """gpio-sim with the Pi 4's label and names; a press with 4 chatters each way reaches a
     line request (both edges, pull-up) as edges, the first falling within a few ms of the write."""
@@ -153,7 +150,6 @@ def test_button_chip_with_the_pis_label_and_bounce(vm):
     assert -0.05 < first - press["down"] <= 0.001, (first, press)
 
 
-@pytest.mark.ci_arm64
 def test_i2c_adapter_real_dev_node(vm):
     """The emulated i2c-tiny-usb adapter over vhci-hcd: the kernel's driver binds it, a real
     /dev/i2c-N; the BME280 at 0x76 answers its chip id (0x60), nobody at 0x50 (ENXIO)."""
