@@ -20,9 +20,10 @@ found=$(find "$dir/tree" -name libgpiod.so.3 2>/dev/null | head -n 1 || true)
 codename=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release | tr -d "\"'")
 suite=$codename
 [ "$codename" = bookworm ] && suite=bookworm-backports
-# The mirror this machine's apt reads Debian from (deb822 or one-line format), as virtual-board.sh.
-mirror=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $0 ~ /debian/ {for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) {print $i; exit}}' /etc/apt/sources.list 2>/dev/null || true)
+# The mirror this machine's apt reads Debian from, else Debian's own.
+# shellcheck source=scripts/lib/apt-mirror.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/apt-mirror.sh"
+mirror=$(apt_mirror)
 mirror=${mirror:-http://deb.debian.org/debian}
 mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$dir/debs" "$dir/tree"
 echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${mirror%/} $suite main" >"$dir/sources.list"

@@ -75,13 +75,13 @@ release_of() { echo "${1#arm64-}"; }
 say() { echo "$prog: $*" >&2; }
 die() { say "$2"; exit "$1"; }
 
-mirror() {
-  # The mirror this machine's apt reads Debian from (deb822 or one-line format).
+# shellcheck source=scripts/lib/apt-mirror.sh
+. "$repo/scripts/lib/apt-mirror.sh"
+mirror() {  # the mirror this machine's apt reads Debian from
   local uri
-  uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-  [ -n "$uri" ] || uri=$(awk '$1 == "deb" && $0 ~ /debian/ {for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) {print $i; exit}}' /etc/apt/sources.list 2>/dev/null || true)
+  uri=$(apt_mirror)
   [ -n "$uri" ] || die 69 "no Debian mirror in this machine's apt sources"
-  echo "${uri%/}"
+  echo "$uri"
 }
 
 need_tools() {  # need_tools ARCH…
